@@ -1,0 +1,48 @@
+# scorekeeper — the two commands a new user needs:
+#   make run    set up, migrate, load demo data and serve at http://127.0.0.1:8000
+#   make test   lint, type-check and run the whole test suite (SQLite by default;
+#               set DATABASE_URL=postgres://… to run it on PostgreSQL)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+migrate: $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	DEBUG=1 $(BIN)/python manage.py seed_demo
+
+run: demo
+	@echo "scorekeeper: http://$(HOST):$(PORT)/  (demo sign-in: demo / demo)"
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy games scorekeeper
+
+pytest: $(STAMP)
+	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+bench: migrate
+	$(BIN)/python bench/league_bench.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,465 @@
+"""Shared mechanics of every game: errors, options, variants, configuration, the shape
+of a folded game state, dealer rotation and ranking with shared places.
+
+A game's module subclasses :class:`Ruleset` and implements :meth:`Ruleset.play`, which
+folds the stored hand inputs (plain JSON-like dicts, exactly what the table reported)
+into a :class:`GameState`. Totals are never stored: they always come from ``play``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+JSON = Any
+T = TypeVar("T")
+
+
+class RuleError(ValueError):
+    """Input that breaks a game's rules. ``field`` names the input field it concerns
+    (``winner``, ``results``, ``options``…), so an API can answer ``{field: [message]}``."""
+
+    def __init__(self, message: str, field: str = "non_field_errors") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {self.field: [self.message]}
+
+
+class CardError(RuleError):
+    """A card code that cannot be parsed, or more copies of a card than the decks hold."""
+
+    def __init__(self, message: str, field: str = "cards") -> None:
+        super().__init__(message, field)
+
+
+@dataclass(frozen=True)
+class Variant:
+    slug: str
+    name: str
+    hands: int | None
+    description: str = ""
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {"slug": self.slug, "name": self.name, "hands": self.hands,
+                "description": self.description}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house-rule option. ``choices`` lists the accepted values; an integer option with
+    a wide range lists suggested values and bounds the rest with ``minimum``/``maximum``."""
+
+    name: str
+    label: str
+    default: int | str | None
+    choices: tuple[int | str, ...]
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def as_dict(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"default": self.default, "choices": list(self.choices),
+                                 "label": self.label, "help": self.help}
+        if self.minimum is not None:
+            data["min"] = self.minimum
+            data["max"] = self.maximum
+        return data
+
+    def clean(self, value: object) -> int | str:
+        if self.minimum is not None:
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise RuleError(f"{self.name}: must be a whole number", "options")
+            try:
+                number = int(value)
+            except ValueError:
+                raise RuleError(f"{self.name}: must be a whole number", "options") from None
+            assert self.maximum is not None
+            if not self.minimum <= number <= self.maximum:
+                raise RuleError(
+                    f"{self.name}: must be between {self.minimum} and {self.maximum}", "options"
+                )
+            return number
+        for choice in self.choices:
+            if value == choice or (isinstance(choice, int) and not isinstance(value, bool)
+                                   and str(value) == str(choice)):
+                return choice
+        allowed = ", ".join(str(c) for c in self.choices)
+        raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything fixed when a game starts. Players are ids in clockwise seat order."""
+
+    ruleset: str
+    players: tuple[int, ...]
+    variant: str | None
+    options: Mapping[str, JSON]
+    teams: tuple[tuple[int, ...], ...] | None = None
+    first_dealer: int | None = None
+
+    @property
+    def dealer_seat0(self) -> int:
+        return self.players.index(self.first_dealer) if self.first_dealer is not None else 0
+
+    def dealer_for(self, number: int) -> int:
+        """The dealer of hand ``number`` (1-based): the deal moves one seat clockwise a hand."""
+        return self.players[(self.dealer_seat0 + number - 1) % len(self.players)]
+
+    def seat_of(self, player: int) -> int:
+        return self.players.index(player)
+
+    def left_of(self, player: int, steps: int = 1) -> int:
+        """The player ``steps`` seats clockwise (to the left) of ``player``."""
+        return self.players[(self.seat_of(player) + steps) % len(self.players)]
+
+    def team_of(self, player: int) -> int | None:
+        if not self.teams:
+            return None
+        for index, team in enumerate(self.teams):
+            if player in team:
+                return index
+        return None
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {
+            "ruleset": self.ruleset, "players": list(self.players), "variant": self.variant,
+            "options": dict(self.options),
+            "teams": [list(t) for t in self.teams] if self.teams else None,
+            "first_dealer": self.first_dealer,
+        }
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One folded hand. ``input`` is the normalised input (what is stored); ``points`` is
+    what the hand scored per player; ``totals`` the players' scores after it;
+    ``extras`` the game-specific facts (dirt rank, chip movements, rubber…)."""
+
+    number: int
+    dealer: int
+    winner: int | None
+    input: Mapping[str, JSON]
+    points: Mapping[int, int]
+    totals: Mapping[int, int]
+    team_points: tuple[int, ...] | None = None
+    extras: Mapping[str, JSON] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "number": self.number,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "points": [{"player": p, "points": n} for p, n in self.points.items()],
+            "totals": [{"player": p, "score": n} for p, n in self.totals.items()],
+        }
+        if self.team_points is not None:
+            data["team_points"] = [
+                {"team": i, "points": n} for i, n in enumerate(self.team_points)
+            ]
+        data.update(self.extras)
+        return data
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A line of the standings: one player, or one team (``team`` set, ``player`` None)."""
+
+    players: tuple[int, ...]
+    score: int
+    rank: int
+    player: int | None = None
+    team: int | None = None
+    extras: Mapping[str, JSON] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, JSON]:
+        data: dict[str, JSON]
+        if self.team is not None:
+            data = {"team": self.team, "players": list(self.players)}
+        else:
+            data = {"player": self.player}
+        data["score"] = self.score
+        data["rank"] = self.rank
+        data.update(self.extras)
+        return data
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A finishing place for leagues: the players of one seat (or team), sharing ties."""
+
+    players: tuple[int, ...]
+    place: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game folded from its hands."""
+
+    config: GameConfig
+    hands: tuple[HandOutcome, ...]
+    scores: Mapping[int, int]
+    standings: tuple[StandingRow, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    next_hand: Mapping[str, JSON] | None
+    extras: Mapping[str, JSON] = field(default_factory=dict)
+    #: How the game ended: "" while in progress, else e.g. "hands", "target", "early", "closed".
+    ended_by: str = ""
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in_progress"
+
+    def placements(self) -> tuple[Placement, ...]:
+        """The final ranking of seats (or teams), ties sharing a place."""
+        return tuple(
+            Placement(players=row.players, place=row.rank,
+                      won=bool(set(row.players) & set(self.winners)))
+            for row in self.standings
+        )
+
+
+def rank_competition(items: Sequence[T], key: Callable[[T], Any]) -> list[tuple[T, int]]:
+    """Sort ``items`` by ``key`` (best first) and give standard competition ranks (1, 1, 3):
+    equal keys share a rank, and the next rank skips the shared places."""
+    ordered = sorted(items, key=key)
+    ranked: list[tuple[T, int]] = []
+    previous: object = object()
+    rank = 0
+    for position, item in enumerate(ordered, start=1):
+        k = key(item)
+        if k != previous:
+            rank = position
+            previous = k
+        ranked.append((item, rank))
+    return ranked
+
+
+def as_player_id(value: object, config: GameConfig, field_name: str) -> int:
+    """Check that ``value`` is the id of a player of this game."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        else:
+            raise RuleError(f"{value!r} is not a player id", field_name)
+    assert isinstance(value, int)
+    if value not in config.players:
+        raise RuleError(f"player {value} is not in this game", field_name)
+    return value
+
+
+def as_count(value: object, field_name: str, what: str, *, maximum: int | None = None) -> int:
+    """A whole number that cannot be negative."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RuleError(f"{what} must be a whole number", field_name)
+    try:
+        number = int(value)
+    except ValueError:
+        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name) from None
+    if number < 0:
+        raise RuleError(f"{what} cannot be negative", field_name)
+    if maximum is not None and number > maximum:
+        raise RuleError(f"{what} cannot be more than {maximum}", field_name)
+    return number
+
+
+class Ruleset(ABC):
+    """A game's rules: metadata, configuration checks and the fold of its hands."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    short_description: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    default_variant: ClassVar[str | None] = None
+    options: ClassVar[tuple[Option, ...]] = ()
+    supports_teams: ClassVar[bool] = False
+    #: "low" when the lowest score wins, "high" when the highest does.
+    wins_with: ClassVar[str] = "high"
+    #: What ``score`` in the standings counts, in a few words ("points", "hand wins", "chips").
+    score_label: ClassVar[str] = "points"
+
+    # -- metadata ---------------------------------------------------------------------
+
+    def metadata(self) -> dict[str, JSON]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "description": self.short_description,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "variants": [v.as_dict() for v in self.variants],
+            "default_variant": self.default_variant,
+            "options": {o.name: o.as_dict() for o in self.options},
+            "supports_teams": self.supports_teams,
+            "wins_with": self.wins_with,
+            "score_label": self.score_label,
+        }
+
+    @abstractmethod
+    def card_points(self, options: Mapping[str, JSON] | None = None) -> list[dict[str, JSON]]:
+        """The scoring table as rows ``{"card", "points", "note"}`` (empty when the game
+        scores no cards). ``options`` picks the house-rule settings shown."""
+
+    def variant(self, slug: str | None) -> Variant | None:
+        if not self.variants:
+            if slug not in (None, ""):
+                raise RuleError(f"{self.name} has no variants", "variant")
+            return None
+        slug = slug or self.default_variant
+        for variant in self.variants:
+            if variant.slug == slug:
+                return variant
+        allowed = ", ".join(v.slug for v in self.variants)
+        raise RuleError(f"'{slug}' is not a variant of {self.name} (choose {allowed})", "variant")
+
+    def wins_with_for(self, options: Mapping[str, JSON] | None = None) -> str:
+        """Whether the lowest ("low") or highest ("high") score wins with these options."""
+        return self.wins_with
+
+    # -- configuration ----------------------------------------------------------------
+
+    def default_options(self, n_players: int) -> dict[str, JSON]:
+        return {o.name: o.default for o in self.options}
+
+    def configure(self, *, players: Sequence[int], variant: str | None = None,
+                  options: Mapping[str, JSON] | None = None,
+                  teams: Sequence[Sequence[int]] | None = None,
+                  first_dealer: int | None = None) -> GameConfig:
+        """Check a new game's set-up and fill in defaults; :class:`RuleError` if it is off."""
+        seats = tuple(players)
+        if not seats:
+            raise RuleError("a game needs players", "players")
+        for p in seats:
+            if isinstance(p, bool) or not isinstance(p, int):
+                raise RuleError(f"{p!r} is not a player id", "players")
+        if len(set(seats)) != len(seats):
+            twice = next(p for p in seats if seats.count(p) > 1)
+            raise RuleError(f"player {twice} is seated twice", "players")
+        n = len(seats)
+        if not self.min_players <= n <= self.max_players:
+            span = (f"exactly {self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise RuleError(f"{self.name} is for {span} players, not {n}", "players")
+        chosen = self.variant(variant)
+        effective = self.default_options(n)
+        if options is not None:
+            if not isinstance(options, Mapping):
+                raise RuleError("options must be an object of name: value", "options")
+            known = {o.name: o for o in self.options}
+            for name, value in options.items():
+                if name not in known:
+                    allowed = ", ".join(known) or "none"
+                    raise RuleError(
+                        f"'{name}' is not an option of {self.name} (options: {allowed})",
+                        "options",
+                    )
+                effective[name] = known[name].clean(value)
+        config_teams = self._check_teams(seats, teams)
+        if first_dealer is not None:
+            if isinstance(first_dealer, bool) or first_dealer not in seats:
+                raise RuleError(f"first dealer {first_dealer!r} is not seated in this game",
+                                "first_dealer")
+        config = GameConfig(
+            ruleset=self.slug, players=seats, variant=chosen.slug if chosen else None,
+            options=effective, teams=config_teams,
+            first_dealer=first_dealer if first_dealer is not None else seats[0],
+        )
+        self.check_config(config)
+        return config
+
+    def _check_teams(self, seats: tuple[int, ...],
+                     teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
+        if teams is None or (not isinstance(teams, str) and len(teams) == 0):
+            return None
+        if not self.supports_teams:
+            raise RuleError(f"{self.name} is not played in teams", "teams")
+        if isinstance(teams, str) or not all(
+            isinstance(t, Sequence) and not isinstance(t, str) for t in teams
+        ):
+            raise RuleError("teams must be a list of lists of player ids", "teams")
+        result = tuple(tuple(t) for t in teams)
+        members = [p for t in result for p in t]
+        for p in members:
+            if p not in seats:
+                raise RuleError(f"player {p!r} is in a team but not seated", "teams")
+        if len(set(members)) != len(members):
+            twice = next(p for p in members if members.count(p) > 1)
+            raise RuleError(f"player {twice} is in two teams", "teams")
+        missing = [p for p in seats if p not in members]
+        if missing:
+            raise RuleError(f"player {missing[0]} is in no team", "teams")
+        if len(result) < 2:
+            raise RuleError("partner play needs at least two teams", "teams")
+        if len({len(t) for t in result}) != 1:
+            raise RuleError("teams must all be the same size", "teams")
+        return result
+
+    def check_config(self, config: GameConfig) -> None:
+        """Game-specific checks of a whole configuration (override when needed)."""
+
+    # -- play -------------------------------------------------------------------------
+
+    @abstractmethod
+    def play(self, config: GameConfig, hands: Sequence[Mapping[str, JSON]], *,
+             closed: bool = False) -> GameState:
+        """Fold ``hands`` (inputs in order) into the game's state.
+
+        Raises :class:`RuleError` for an input that breaks the rules, with ``field``
+        naming the input field; the message says which hand when it is not the last.
+        A hand after the game has ended is an error. ``closed`` ends the game by hand
+        after the given hands (an open-ended game, or a table that stops early): the
+        standings become the final ranking.
+        """
+
+    # -- helpers for subclasses -------------------------------------------------------
+
+    @staticmethod
+    def ranked_rows(config: GameConfig, scores: Mapping[int, int], *,
+                    key: Callable[[int], Any],
+                    extras: Callable[[int], Mapping[str, JSON]] | None = None,
+                    team_scores: Sequence[int] | None = None,
+                    team_key: Callable[[int], Any] | None = None) -> tuple[StandingRow, ...]:
+        """Standings rows, best first, ties sharing a rank. ``key(player)`` (or
+        ``team_key(team_index)`` in team play) sorts best first."""
+        if config.teams and team_scores is not None:
+            assert team_key is not None
+            ranked = rank_competition(range(len(config.teams)), team_key)
+            return tuple(
+                StandingRow(players=config.teams[t], score=team_scores[t], rank=r, team=t)
+                for t, r in ranked
+            )
+        return tuple(
+            StandingRow(players=(p,), score=scores[p], rank=r, player=p,
+                        extras=extras(p) if extras else {})
+            for p, r in rank_competition(config.players, key)
+        )
+
+
+def hand_context(number: int, error: RuleError, last: int) -> RuleError:
+    """Say which hand an error belongs to when it is not the hand being entered."""
+    if number == last:
+        return error
+    return type(error)(f"hand {number}: {error.message}", error.field) if not isinstance(
+        error, CardError) else CardError(f"hand {number}: {error.message}", error.field)
+
+
+def ceil_div(a: int, b: int) -> int:
+    return math.ceil(a / b)
+
+
+def unique(values: Iterable[T]) -> list[T]:
+    seen: list[T] = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return seen

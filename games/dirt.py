@@ -1,0 +1,184 @@
+"""Dirt (Dirt on Your Neighbor): a shedding game where the lowest total wins.
+
+Each hand has a "dirt" rank that scores 25 points against whoever still holds it; the
+variant fixes the sequence of dirt ranks and so the number of hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import (
+    GameConfig,
+    GameState,
+    HandOutcome,
+    Option,
+    RuleError,
+    Ruleset,
+    Variant,
+    hand_context,
+)
+from games.cards import FrenchCard, french_deck, parse_french
+from games.shedding import parse_left_in_hand
+
+#: Dirt rank of each hand, by variant.
+DIRT_RANKS: dict[str, tuple[str, ...]] = {
+    "full": ("6", "5", "4", "3", "2", "3", "4", "5", "6", "7"),
+    "three-quarter": ("6", "4", "2", "3", "4", "5", "6", "7"),
+    "baby": ("6", "4", "2", "3", "5", "7"),
+    "tiny-baby-down": ("6", "4", "2"),
+    "tiny-baby-up": ("3", "5", "7"),
+}
+
+JOKER_POINTS = 50
+DIRT_POINTS = 25
+ACE_POINTS = 15
+FACE_POINTS = 1
+
+
+def default_decks(n_players: int) -> int:
+    """Suggested decks: 2 for 3 players, 3 for 4–6, 4 for 7 or more."""
+    if n_players <= 3:
+        return 2
+    if n_players <= 6:
+        return 3
+    return 4
+
+
+def card_points(card: FrenchCard, dirt_rank: str, *, ten_points: int = 1) -> int:
+    """Points of a card left in hand; this hand's dirt rank overrides the rank's value."""
+    if card.is_joker:
+        return JOKER_POINTS
+    if card.rank == dirt_rank:
+        return DIRT_POINTS
+    if card.rank == "A":
+        return ACE_POINTS
+    if card.rank in ("J", "Q", "K"):
+        return FACE_POINTS
+    if card.rank == "10":
+        # Decision: the rules list "2-9" at face value and face cards at 1; 10 is read
+        # as a face card unless the table chooses ten_points = 10.
+        return ten_points
+    return int(card.rank)
+
+
+class Dirt(Ruleset):
+    slug = "dirt"
+    name = "Dirt on Your Neighbor"
+    short_description = (
+        "Shedding game with a changing dirt rank each hand; cards left in hand score "
+        "against you and the lowest total wins. Played solo or as Partner Dirt."
+    )
+    min_players = 3
+    max_players = 12
+    variants = (
+        Variant("full", "Full Dirt", 10, "Dirt ranks 6 5 4 3 2 3 4 5 6 7"),
+        Variant("three-quarter", "3/4 Dirt", 8, "Dirt ranks 6 4 2 3 4 5 6 7"),
+        Variant("baby", "Baby Dirt", 6, "Dirt ranks 6 4 2 3 5 7"),
+        Variant("tiny-baby-down", "Tiny Baby Dirt (down)", 3, "Dirt ranks 6 4 2"),
+        Variant("tiny-baby-up", "Tiny Baby Dirt (up)", 3, "Dirt ranks 3 5 7"),
+    )
+    default_variant = "baby"
+    options = (
+        Option("ten_points", "Points for a 10", 1, (1, 10),
+               "The rules list 2–9 at face value and face cards at 1 point; by default a "
+               "10 counts as a face card (1 point). Choose 10 to score it at face value."),
+        Option("decks", "Decks shuffled together", None, (1, 2, 3, 4, 5, 6, 7, 8),
+               "52-card decks with two jokers each. Default by players: 2 for 3 players, "
+               "3 for 4–6, 4 for 7 or more. Entered cards are checked against them."),
+    )
+    supports_teams = True
+    wins_with = "low"
+    score_label = "points"
+
+    def default_options(self, n_players: int) -> dict[str, Any]:
+        return {"ten_points": 1, "decks": default_decks(n_players)}
+
+    def dirt_ranks(self, variant: str | None) -> tuple[str, ...]:
+        v = self.variant(variant)
+        assert v is not None
+        return DIRT_RANKS[v.slug]
+
+    def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        ten = int((options or {}).get("ten_points", 1))
+        return [
+            {"card": "Joker", "points": JOKER_POINTS, "note": ""},
+            {"card": "Dirt rank of the hand (any suit)", "points": DIRT_POINTS,
+             "note": "Overrides the rank's usual value, 7s included."},
+            {"card": "Ace", "points": ACE_POINTS, "note": ""},
+            {"card": "7", "points": 7, "note": "When 7 is not the dirt rank."},
+            {"card": "2–9", "points": "face value", "note": "When not the dirt rank."},
+            {"card": "10", "points": ten,
+             "note": "House-rule option ten_points: 1 (as a face card) or 10."},
+            {"card": "J, Q, K", "points": FACE_POINTS, "note": ""},
+        ]
+
+    def check_config(self, config: GameConfig) -> None:
+        if config.teams and len(config.teams[0]) < 1:
+            raise RuleError("teams cannot be empty", "teams")
+
+    def play(self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *,
+             closed: bool = False) -> GameState:
+        ranks = self.dirt_ranks(config.variant)
+        ten = int(config.options.get("ten_points", 1))
+        decks = int(config.options.get("decks") or default_decks(len(config.players)))
+        deck = french_deck(decks, jokers_per_deck=2)
+        deck_name = f"{decks} deck{'s' if decks != 1 else ''} with jokers"
+        totals = dict.fromkeys(config.players, 0)
+        team_totals = [0] * len(config.teams) if config.teams else None
+        outcomes: list[HandOutcome] = []
+        if len(hands) > len(ranks):
+            raise RuleError(f"this game is over after hand {len(ranks)}")
+        for index, raw in enumerate(hands):
+            number = index + 1
+            dirt = ranks[index]
+            try:
+                parsed = parse_left_in_hand(
+                    config, raw, parse_card=parse_french, card_code=lambda c: c.code,
+                    card_points=lambda c, d=dirt: card_points(c, d, ten_points=ten),
+                    deck=deck, deck_name=deck_name,
+                )
+            except RuleError as exc:
+                raise hand_context(number, exc, len(hands)) from None
+            team_points: tuple[int, ...] | None = None
+            if config.teams and team_totals is not None:
+                winning_team = config.team_of(parsed.winner)
+                # Partner Dirt: the team of the player who went out scores 0 that hand,
+                # whatever its other members still hold.
+                team_points = tuple(
+                    0 if t == winning_team else sum(parsed.points[p] for p in team)
+                    for t, team in enumerate(config.teams)
+                )
+                for t, pts in enumerate(team_points):
+                    team_totals[t] += pts
+            for p in config.players:
+                totals[p] += parsed.points[p]
+            outcomes.append(HandOutcome(
+                number=number, dealer=config.dealer_for(number), winner=parsed.winner,
+                input=parsed.input, points=dict(parsed.points), totals=dict(totals),
+                team_points=team_points, extras={"dirt_rank": dirt},
+            ))
+        played = len(outcomes)
+        if closed and played == 0:
+            raise RuleError("a game with no hands cannot be ended; delete it instead",
+                            "closed")
+        finished = played == len(ranks) or closed
+        standings = self.ranked_rows(
+            config, totals, key=lambda p: totals[p],
+            team_scores=team_totals, team_key=lambda t: team_totals[t] if team_totals else 0,
+        )
+        winners: tuple[int, ...] = ()
+        if finished:
+            winners = tuple(p for row in standings if row.rank == 1 for p in row.players)
+        next_hand = None
+        if not finished:
+            number = played + 1
+            next_hand = {"number": number, "dealer": config.dealer_for(number),
+                         "dirt_rank": ranks[played], "hands_left": len(ranks) - played}
+        return GameState(
+            config=config, hands=tuple(outcomes), scores=dict(totals),
+            standings=standings, finished=finished, winners=winners, next_hand=next_hand,
+            extras={"dirt_ranks": list(ranks), "decks": decks},
+            ended_by=("closed" if closed and played < len(ranks) else "hands") if finished else "",
+        )

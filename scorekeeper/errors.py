@@ -1,0 +1,13 @@
+"""Domain errors of the Django side (the engine's are games.RuleError / CardError)."""
+
+from __future__ import annotations
+
+
+class ConflictError(Exception):
+    """The request is valid but clashes with the game's state (HTTP 409): a hand for a
+    finished game, deleting a hand that is not the last, a correction that would end the
+    game before hands that follow it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

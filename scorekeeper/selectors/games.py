@@ -1,0 +1,101 @@
+"""Reads about games: who may see or change them, and their state from the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from games import GameConfig, GameState, get_ruleset
+from scorekeeper.models import Game, Hand, League, Player
+
+
+def _user_player_ids(user: AbstractBaseUser | AnonymousUser) -> list[int]:
+    return list(Player.objects.filter(user_id=user.pk).values_list("id", flat=True))
+
+
+def leagues_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[League]:
+    """Leagues a user owns or belongs to (through the player linked to their account)."""
+    if not user.is_authenticated:
+        return League.objects.none()
+    if getattr(user, "is_superuser", False):
+        return League.objects.all()
+    return League.objects.filter(
+        Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk)
+    ).distinct()
+
+
+def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+    """Games a user may see: their own, their leagues', and those they sat at."""
+    if not user.is_authenticated:
+        return Game.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Game.objects.all()
+    league_ids = leagues_visible_to(user).values("id")
+    return Game.objects.filter(
+        Q(owner_id=user.pk) | Q(league_id__in=league_ids) | Q(seats__player__user_id=user.pk)
+    ).distinct()
+
+
+def can_change_game(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:
+    """Only a game's owner and the members of its league may change it."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False) or game.owner_id == user.pk:
+        return True
+    if game.league_id is None:
+        return False
+    return League.objects.filter(
+        Q(id=game.league_id)
+        & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
+    ).exists()
+
+
+def can_change_league(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False) or league.owner_id == user.pk:
+        return True
+    return league.memberships.filter(player__user_id=user.pk).exists()
+
+
+def game_config(game: Game) -> GameConfig:
+    """The engine's configuration of a stored game."""
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    teams = game.teams or None
+    return GameConfig(
+        ruleset=game.ruleset,
+        players=tuple(s.player_id for s in seats),
+        variant=game.variant or None,
+        options=dict(game.options),
+        teams=tuple(tuple(t) for t in teams) if teams else None,
+        first_dealer=game.first_dealer_id,
+    )
+
+
+def game_hand_inputs(game: Game) -> list[dict[str, Any]]:
+    return [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
+
+
+def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
+    """Fold a stored game's hands through the engine (prefetch seats and hands first)."""
+    inputs = game_hand_inputs(game) if hand_inputs is None else list(hand_inputs)
+    return get_ruleset(game.ruleset).play(game_config(game), inputs, closed=game.closed)
+
+
+def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
+    """Games with what ``game_state`` and the sheet need, in a fixed number of queries."""
+    qs = queryset if queryset is not None else Game.objects.all()
+    return qs.select_related("league", "owner", "first_dealer").prefetch_related(
+        "seats__player", "hands"
+    )
+
+
+def player_names(game: Game) -> dict[int, str]:
+    return {s.player_id: s.player.name for s in game.seats.all()}
+
+
+def hand_of(game: Game, number: int) -> Hand | None:
+    return next((h for h in game.hands.all() if h.number == number), None)

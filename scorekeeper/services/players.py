@@ -1,0 +1,52 @@
+"""Writes about players and leagues."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from games import RuleError
+from scorekeeper.models import League, Membership, Player
+from scorekeeper.selectors.games import can_change_league
+
+MAX_NAME = 60
+
+
+def _clean_name(name: object, field: str, limit: int) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("a name is required", field)
+    cleaned = " ".join(name.split())
+    if len(cleaned) > limit:
+        raise RuleError(f"a name can have at most {limit} characters", field)
+    return cleaned
+
+
+def player_create(*, name: object, created_by: AbstractBaseUser | None,
+                  user: AbstractBaseUser | None = None) -> Player:
+    return Player.objects.create(
+        name=_clean_name(name, "name", MAX_NAME), created_by=created_by, user=user
+    )
+
+
+@transaction.atomic
+def league_create(*, name: object, owner: AbstractBaseUser) -> League:
+    """A new league; the owner's own player (if they have one) joins it."""
+    league = League.objects.create(name=_clean_name(name, "name", 80), owner=owner)
+    own = Player.objects.filter(user_id=owner.pk).first()
+    if own is not None:
+        Membership.objects.create(league=league, player=own)
+    return league
+
+
+def league_add_member(*, league: League, player: Player | int,
+                      user: AbstractBaseUser) -> Membership:
+    if not can_change_league(user, league):
+        raise PermissionDenied("Only the league's owner and members may add members.")
+    player_id = player.pk if isinstance(player, Player) else player
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise RuleError(f"{player!r} is not a player id", "player")
+    if not Player.objects.filter(pk=player_id).exists():
+        raise RuleError(f"player {player_id} does not exist", "player")
+    membership, _ = Membership.objects.get_or_create(league=league, player_id=player_id)
+    return membership

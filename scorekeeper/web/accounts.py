@@ -1,0 +1,47 @@
+"""Sign-up, sign-in and sign-out (Django auth). Signing up also creates the player that
+stands for the new user at the table."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.views.decorators.http import require_http_methods
+
+from scorekeeper.services.players import player_create
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    display_name = forms.CharField(
+        max_length=60, required=False, label="Name at the table",
+        help_text="How you appear on score sheets. Defaults to your username.",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save()
+            player_create(
+                name=form.cleaned_data["display_name"] or user.get_username(),
+                created_by=user, user=user,
+            )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+urlpatterns = [
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", signup, name="signup"),
+]
