@@ -46,8 +46,12 @@ class Variant:
     description: str = ""
 
     def as_dict(self) -> dict[str, JSON]:
-        return {"slug": self.slug, "name": self.name, "hands": self.hands,
-                "description": self.description}
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "hands": self.hands,
+            "description": self.description,
+        }
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,12 @@ class Option:
     maximum: int | None = None
 
     def as_dict(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {"default": self.default, "choices": list(self.choices),
-                                 "label": self.label, "help": self.help}
+        data: dict[str, JSON] = {
+            "default": self.default,
+            "choices": list(self.choices),
+            "label": self.label,
+            "help": self.help,
+        }
         if self.minimum is not None:
             data["min"] = self.minimum
             data["max"] = self.maximum
@@ -86,8 +94,11 @@ class Option:
                 )
             return number
         for choice in self.choices:
-            if value == choice or (isinstance(choice, int) and not isinstance(value, bool)
-                                   and str(value) == str(choice)):
+            if value == choice or (
+                isinstance(choice, int)
+                and not isinstance(value, bool)
+                and str(value) == str(choice)
+            ):
                 return choice
         allowed = ", ".join(str(c) for c in self.choices)
         raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
@@ -129,7 +140,9 @@ class GameConfig:
 
     def as_dict(self) -> dict[str, JSON]:
         return {
-            "ruleset": self.ruleset, "players": list(self.players), "variant": self.variant,
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "variant": self.variant,
             "options": dict(self.options),
             "teams": [list(t) for t in self.teams] if self.teams else None,
             "first_dealer": self.first_dealer,
@@ -160,9 +173,7 @@ class HandOutcome:
             "totals": [{"player": p, "score": n} for p, n in self.totals.items()],
         }
         if self.team_points is not None:
-            data["team_points"] = [
-                {"team": i, "points": n} for i, n in enumerate(self.team_points)
-            ]
+            data["team_points"] = [{"team": i, "points": n} for i, n in enumerate(self.team_points)]
         data.update(self.extras)
         return data
 
@@ -221,8 +232,9 @@ class GameState:
     def placements(self) -> tuple[Placement, ...]:
         """The final ranking of seats (or teams), ties sharing a place."""
         return tuple(
-            Placement(players=row.players, place=row.rank,
-                      won=bool(set(row.players) & set(self.winners)))
+            Placement(
+                players=row.players, place=row.rank, won=bool(set(row.players) & set(self.winners))
+            )
             for row in self.standings
         )
 
@@ -331,10 +343,15 @@ class Ruleset(ABC):
     def default_options(self, n_players: int) -> dict[str, JSON]:
         return {o.name: o.default for o in self.options}
 
-    def configure(self, *, players: Sequence[int], variant: str | None = None,
-                  options: Mapping[str, JSON] | None = None,
-                  teams: Sequence[Sequence[int]] | None = None,
-                  first_dealer: int | None = None) -> GameConfig:
+    def configure(
+        self,
+        *,
+        players: Sequence[int],
+        variant: str | None = None,
+        options: Mapping[str, JSON] | None = None,
+        teams: Sequence[Sequence[int]] | None = None,
+        first_dealer: int | None = None,
+    ) -> GameConfig:
         """Check a new game's set-up and fill in defaults; :class:`RuleError` if it is off."""
         seats = tuple(players)
         if not seats:
@@ -347,8 +364,11 @@ class Ruleset(ABC):
             raise RuleError(f"player {twice} is seated twice", "players")
         n = len(seats)
         if not self.min_players <= n <= self.max_players:
-            span = (f"exactly {self.min_players}" if self.min_players == self.max_players
-                    else f"{self.min_players} to {self.max_players}")
+            span = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
             raise RuleError(f"{self.name} is for {span} players, not {n}", "players")
         chosen = self.variant(variant)
         effective = self.default_options(n)
@@ -365,20 +385,26 @@ class Ruleset(ABC):
                     )
                 effective[name] = known[name].clean(value)
         config_teams = self._check_teams(seats, teams)
-        if first_dealer is not None:
-            if isinstance(first_dealer, bool) or first_dealer not in seats:
-                raise RuleError(f"first dealer {first_dealer!r} is not seated in this game",
-                                "first_dealer")
+        if first_dealer is not None and (
+            isinstance(first_dealer, bool) or first_dealer not in seats
+        ):
+            raise RuleError(
+                f"first dealer {first_dealer!r} is not seated in this game", "first_dealer"
+            )
         config = GameConfig(
-            ruleset=self.slug, players=seats, variant=chosen.slug if chosen else None,
-            options=effective, teams=config_teams,
+            ruleset=self.slug,
+            players=seats,
+            variant=chosen.slug if chosen else None,
+            options=effective,
+            teams=config_teams,
             first_dealer=first_dealer if first_dealer is not None else seats[0],
         )
         self.check_config(config)
         return config
 
-    def _check_teams(self, seats: tuple[int, ...],
-                     teams: Sequence[Sequence[int]] | None) -> tuple[tuple[int, ...], ...] | None:
+    def _check_teams(
+        self, seats: tuple[int, ...], teams: Sequence[Sequence[int]] | None
+    ) -> tuple[tuple[int, ...], ...] | None:
         if teams is None or (not isinstance(teams, str) and len(teams) == 0):
             return None
         if not self.supports_teams:
@@ -404,14 +430,15 @@ class Ruleset(ABC):
             raise RuleError("teams must all be the same size", "teams")
         return result
 
-    def check_config(self, config: GameConfig) -> None:
+    def check_config(self, config: GameConfig) -> None:  # noqa: B027 (optional hook)
         """Game-specific checks of a whole configuration (override when needed)."""
 
     # -- play -------------------------------------------------------------------------
 
     @abstractmethod
-    def play(self, config: GameConfig, hands: Sequence[Mapping[str, JSON]], *,
-             closed: bool = False) -> GameState:
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, JSON]], *, closed: bool = False
+    ) -> GameState:
         """Fold ``hands`` (inputs in order) into the game's state.
 
         Raises :class:`RuleError` for an input that breaks the rules, with ``field``
@@ -424,11 +451,15 @@ class Ruleset(ABC):
     # -- helpers for subclasses -------------------------------------------------------
 
     @staticmethod
-    def ranked_rows(config: GameConfig, scores: Mapping[int, int], *,
-                    key: Callable[[int], Any],
-                    extras: Callable[[int], Mapping[str, JSON]] | None = None,
-                    team_scores: Sequence[int] | None = None,
-                    team_key: Callable[[int], Any] | None = None) -> tuple[StandingRow, ...]:
+    def ranked_rows(
+        config: GameConfig,
+        scores: Mapping[int, int],
+        *,
+        key: Callable[[int], Any],
+        extras: Callable[[int], Mapping[str, JSON]] | None = None,
+        team_scores: Sequence[int] | None = None,
+        team_key: Callable[[int], Any] | None = None,
+    ) -> tuple[StandingRow, ...]:
         """Standings rows, best first, ties sharing a rank. ``key(player)`` (or
         ``team_key(team_index)`` in team play) sorts best first."""
         if config.teams and team_scores is not None:
@@ -439,8 +470,9 @@ class Ruleset(ABC):
                 for t, r in ranked
             )
         return tuple(
-            StandingRow(players=(p,), score=scores[p], rank=r, player=p,
-                        extras=extras(p) if extras else {})
+            StandingRow(
+                players=(p,), score=scores[p], rank=r, player=p, extras=extras(p) if extras else {}
+            )
             for p, r in rank_competition(config.players, key)
         )
 
@@ -449,8 +481,7 @@ def hand_context(number: int, error: RuleError, last: int) -> RuleError:
     """Say which hand an error belongs to when it is not the hand being entered."""
     if number == last:
         return error
-    return type(error)(f"hand {number}: {error.message}", error.field) if not isinstance(
-        error, CardError) else CardError(f"hand {number}: {error.message}", error.field)
+    return type(error)(f"hand {number}: {error.message}", error.field)
 
 
 def ceil_div(a: int, b: int) -> int:

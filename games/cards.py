@@ -24,13 +24,24 @@ SUIT_NAMES: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", 
 SUIT_SYMBOLS: Mapping[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_NAMES: Mapping[str, str] = {
-    "A": "Ace", "J": "Jack", "Q": "Queen", "K": "King", "JK": "Joker",
+    "A": "Ace",
+    "J": "Jack",
+    "Q": "Queen",
+    "K": "King",
+    "JK": "Joker",
     **{r: r for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")},
 }
 JOKER = "JK"
 
 _SYMBOL_TO_SUIT = {
-    "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
 }
 _JOKER_SPELLINGS = {"JK", "JOKER", "JKR", "🃏"}
 
@@ -81,16 +92,15 @@ def parse_french(code: object) -> FrenchCard:
         if rank == "T":
             rank = "10"
         if suit not in SUITS or rank not in RANKS:
-            raise CardError(
-                f"'{code}' is not a card: the suit must be S, H, D or C (or ♠ ♥ ♦ ♣)"
-            )
+            raise CardError(f"'{code}' is not a card: the suit must be S, H, D or C (or ♠ ♥ ♦ ♣)")
     if rank not in RANKS:
         raise CardError(f"'{code}' is not a card: '{rank}' is not a rank (A 2–10 J Q K, or JK)")
     return FrenchCard(rank, suit)
 
 
-def french_deck(decks: int = 1, *, jokers_per_deck: int = 2,
-                ranks: Iterable[str] = RANKS) -> Counter[str]:
+def french_deck(
+    decks: int = 1, *, jokers_per_deck: int = 2, ranks: Iterable[str] = RANKS
+) -> Counter[str]:
     """How many copies of each card code ``decks`` shuffled-together decks hold."""
     deck: Counter[str] = Counter()
     for rank in ranks:
@@ -107,10 +117,22 @@ UNO_ACTIONS: tuple[str, ...] = ("S", "R", "+2")
 UNO_ACTION_NAMES: Mapping[str, str] = {"S": "Skip", "R": "Reverse", "+2": "Draw Two"}
 UNO_WILDS: tuple[str, ...] = ("W", "W+4")
 _UNO_VALUE_ALIASES = {
-    "SKIP": "S", "REVERSE": "R", "REV": "R", "D2": "+2", "DRAW2": "+2", "DT": "+2",
+    "SKIP": "S",
+    "REVERSE": "R",
+    "REV": "R",
+    "D2": "+2",
+    "DRAW2": "+2",
+    "DT": "+2",
 }
-_UNO_WILD_ALIASES = {"W": "W", "WILD": "W", "W+4": "W+4", "WD4": "W+4", "+4": "W+4",
-                     "WILD+4": "W+4", "W4": "W+4"}
+_UNO_WILD_ALIASES = {
+    "W": "W",
+    "WILD": "W",
+    "W+4": "W+4",
+    "WD4": "W+4",
+    "+4": "W+4",
+    "WILD+4": "W+4",
+    "W4": "W+4",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -168,9 +190,7 @@ def parse_uno(code: object) -> UnoCard:
     colour, value = text[0], text[1:]
     value = _UNO_VALUE_ALIASES.get(value, value)
     if not (value in UNO_ACTIONS or (len(value) == 1 and value.isdigit())):
-        raise CardError(
-            f"'{code}' is not an UNO card: '{value}' is not a value (0–9, S, R, +2)"
-        )
+        raise CardError(f"'{code}' is not an UNO card: '{value}' is not a value (0–9, S, R, +2)")
     return UnoCard(colour, value)
 
 
@@ -187,8 +207,13 @@ def uno_deck() -> Counter[str]:
     return deck
 
 
-def check_copies(codes: Iterable[str], deck: Mapping[str, int], *, field: str = "results",
-                 deck_name: str = "the deck") -> None:
+def check_copies(
+    codes: Iterable[str],
+    deck: Mapping[str, int],
+    *,
+    field: str = "results",
+    deck_name: str = "the deck",
+) -> None:
     """Raise :class:`CardError` if ``codes`` hold a card more often than ``deck`` does."""
     counts = Counter(codes)
     for code, count in counts.items():

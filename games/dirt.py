@@ -7,6 +7,7 @@ variant fixes the sequence of dirt ranks and so the number of hands.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from games.base import (
@@ -63,6 +64,10 @@ def card_points(card: FrenchCard, dirt_rank: str, *, ten_points: int = 1) -> int
     return int(card.rank)
 
 
+def _code(card: FrenchCard) -> str:
+    return card.code
+
+
 class Dirt(Ruleset):
     slug = "dirt"
     name = "Dirt on Your Neighbor"
@@ -81,12 +86,22 @@ class Dirt(Ruleset):
     )
     default_variant = "baby"
     options = (
-        Option("ten_points", "Points for a 10", 1, (1, 10),
-               "The rules list 2–9 at face value and face cards at 1 point; by default a "
-               "10 counts as a face card (1 point). Choose 10 to score it at face value."),
-        Option("decks", "Decks shuffled together", None, (1, 2, 3, 4, 5, 6, 7, 8),
-               "52-card decks with two jokers each. Default by players: 2 for 3 players, "
-               "3 for 4–6, 4 for 7 or more. Entered cards are checked against them."),
+        Option(
+            "ten_points",
+            "Points for a 10",
+            1,
+            (1, 10),
+            "The rules list 2–9 at face value and face cards at 1 point; by default a "
+            "10 counts as a face card (1 point). Choose 10 to score it at face value.",
+        ),
+        Option(
+            "decks",
+            "Decks shuffled together",
+            None,
+            (1, 2, 3, 4, 5, 6, 7, 8),
+            "52-card decks with two jokers each. Default by players: 2 for 3 players, "
+            "3 for 4–6, 4 for 7 or more. Entered cards are checked against them.",
+        ),
     )
     supports_teams = True
     wins_with = "low"
@@ -104,13 +119,19 @@ class Dirt(Ruleset):
         ten = int((options or {}).get("ten_points", 1))
         return [
             {"card": "Joker", "points": JOKER_POINTS, "note": ""},
-            {"card": "Dirt rank of the hand (any suit)", "points": DIRT_POINTS,
-             "note": "Overrides the rank's usual value, 7s included."},
+            {
+                "card": "Dirt rank of the hand (any suit)",
+                "points": DIRT_POINTS,
+                "note": "Overrides the rank's usual value, 7s included.",
+            },
             {"card": "Ace", "points": ACE_POINTS, "note": ""},
             {"card": "7", "points": 7, "note": "When 7 is not the dirt rank."},
             {"card": "2–9", "points": "face value", "note": "When not the dirt rank."},
-            {"card": "10", "points": ten,
-             "note": "House-rule option ten_points: 1 (as a face card) or 10."},
+            {
+                "card": "10",
+                "points": ten,
+                "note": "House-rule option ten_points: 1 (as a face card) or 10.",
+            },
             {"card": "J, Q, K", "points": FACE_POINTS, "note": ""},
         ]
 
@@ -118,8 +139,9 @@ class Dirt(Ruleset):
         if config.teams and len(config.teams[0]) < 1:
             raise RuleError("teams cannot be empty", "teams")
 
-    def play(self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *,
-             closed: bool = False) -> GameState:
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    ) -> GameState:
         ranks = self.dirt_ranks(config.variant)
         ten = int(config.options.get("ten_points", 1))
         decks = int(config.options.get("decks") or default_decks(len(config.players)))
@@ -135,9 +157,13 @@ class Dirt(Ruleset):
             dirt = ranks[index]
             try:
                 parsed = parse_left_in_hand(
-                    config, raw, parse_card=parse_french, card_code=lambda c: c.code,
-                    card_points=lambda c, d=dirt: card_points(c, d, ten_points=ten),
-                    deck=deck, deck_name=deck_name,
+                    config,
+                    raw,
+                    parse_card=parse_french,
+                    card_code=_code,
+                    card_points=partial(card_points, dirt_rank=dirt, ten_points=ten),
+                    deck=deck,
+                    deck_name=deck_name,
                 )
             except RuleError as exc:
                 raise hand_context(number, exc, len(hands)) from None
@@ -154,19 +180,28 @@ class Dirt(Ruleset):
                     team_totals[t] += pts
             for p in config.players:
                 totals[p] += parsed.points[p]
-            outcomes.append(HandOutcome(
-                number=number, dealer=config.dealer_for(number), winner=parsed.winner,
-                input=parsed.input, points=dict(parsed.points), totals=dict(totals),
-                team_points=team_points, extras={"dirt_rank": dirt},
-            ))
+            outcomes.append(
+                HandOutcome(
+                    number=number,
+                    dealer=config.dealer_for(number),
+                    winner=parsed.winner,
+                    input=parsed.input,
+                    points=dict(parsed.points),
+                    totals=dict(totals),
+                    team_points=team_points,
+                    extras={"dirt_rank": dirt},
+                )
+            )
         played = len(outcomes)
         if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead",
-                            "closed")
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
         finished = played == len(ranks) or closed
         standings = self.ranked_rows(
-            config, totals, key=lambda p: totals[p],
-            team_scores=team_totals, team_key=lambda t: team_totals[t] if team_totals else 0,
+            config,
+            totals,
+            key=lambda p: totals[p],
+            team_scores=team_totals,
+            team_key=lambda t: team_totals[t] if team_totals else 0,
         )
         winners: tuple[int, ...] = ()
         if finished:
@@ -174,11 +209,20 @@ class Dirt(Ruleset):
         next_hand = None
         if not finished:
             number = played + 1
-            next_hand = {"number": number, "dealer": config.dealer_for(number),
-                         "dirt_rank": ranks[played], "hands_left": len(ranks) - played}
+            next_hand = {
+                "number": number,
+                "dealer": config.dealer_for(number),
+                "dirt_rank": ranks[played],
+                "hands_left": len(ranks) - played,
+            }
         return GameState(
-            config=config, hands=tuple(outcomes), scores=dict(totals),
-            standings=standings, finished=finished, winners=winners, next_hand=next_hand,
+            config=config,
+            hands=tuple(outcomes),
+            scores=dict(totals),
+            standings=standings,
+            finished=finished,
+            winners=winners,
+            next_hand=next_hand,
             extras={"dirt_ranks": list(ranks), "decks": decks},
             ended_by=("closed" if closed and played < len(ranks) else "hands") if finished else "",
         )

@@ -10,8 +10,7 @@ from games.dirty_uno import DirtyUno
 from games.screw_your_neighbour import ScrewYourNeighbour
 
 RULESETS: dict[str, Ruleset] = {
-    r.slug: r
-    for r in (Dirt(), ScrewYourNeighbour(), DamnYou(), DirtyUno(), DirtyDeals())
+    r.slug: r for r in (Dirt(), ScrewYourNeighbour(), DamnYou(), DirtyUno(), DirtyDeals())
 }
 
 

@@ -70,12 +70,11 @@ def parse_left_in_hand(
         has_cards = entry.get("cards") is not None
         has_points = entry.get("points") is not None
         if has_cards and has_points:
-            raise RuleError(
-                f"player {player}: give either cards or points, not both", "results"
-            )
+            raise RuleError(f"player {player}: give either cards or points, not both", "results")
         if player == winner:
-            held = (has_cards and entry["cards"]) or (has_points and entry["points"] not in (0, "0"))
-            if held:
+            holds_cards = has_cards and entry["cards"]
+            scores = has_points and entry["points"] not in (0, "0")
+            if holds_cards or scores:
                 raise RuleError(
                     f"player {player} went out, so holds no cards and scores nothing",
                     "results",
@@ -87,8 +86,7 @@ def parse_left_in_hand(
             if isinstance(codes, str):
                 codes = codes.replace(",", " ").split()
             if not isinstance(codes, list):
-                raise RuleError(f"player {player}: cards must be a list of card codes",
-                                "results")
+                raise RuleError(f"player {player}: cards must be a list of card codes", "results")
             try:
                 parsed = [parse_card(code) for code in codes]
             except CardError as exc:
@@ -98,12 +96,14 @@ def parse_left_in_hand(
             normalised[player] = {"player": player, "cards": [card_code(c) for c in parsed]}
             all_codes.extend(card_code(c) for c in parsed)
         elif has_points:
-            points[player] = as_count(entry["points"], "results", f"player {player}: points",
-                                      maximum=MAX_HAND_POINTS)
+            points[player] = as_count(
+                entry["points"], "results", f"player {player}: points", maximum=MAX_HAND_POINTS
+            )
             normalised[player] = {"player": player, "points": points[player]}
         else:
-            raise RuleError(f"player {player}: give the cards left in hand or the points",
-                            "results")
+            raise RuleError(
+                f"player {player}: give the cards left in hand or the points", "results"
+            )
     missing = [p for p in config.players if p != winner and p not in normalised]
     if missing:
         names = ", ".join(str(p) for p in missing)

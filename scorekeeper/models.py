@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import RULESETS
+from games import RULESETS, Ruleset
 
 RULESET_CHOICES = [(slug, r.name) for slug, r in RULESETS.items()]
 
@@ -22,11 +22,18 @@ class Player(models.Model):
 
     name = models.CharField(max_length=60)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="player", help_text="The account of this player, if they have one.",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        help_text="The account of this player, if they have one.",
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
@@ -45,7 +52,9 @@ class League(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_leagues"
     )
-    members = models.ManyToManyField(Player, through="Membership", related_name="leagues")
+    members: models.ManyToManyField[Player, Membership] = models.ManyToManyField(
+        Player, through="Membership", related_name="leagues"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -115,7 +124,7 @@ class Game(models.Model):
         return f"{self.get_ruleset_display()} #{self.pk}"
 
     @property
-    def ruleset_obj(self):  # type: ignore[no-untyped-def]
+    def ruleset_obj(self) -> Ruleset:
         return RULESETS[self.ruleset]
 
 
@@ -152,7 +161,10 @@ class Hand(models.Model):
     input = models.JSONField()
     revision = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
@@ -185,7 +197,10 @@ class HandRevision(models.Model):
     action = models.CharField(max_length=12, choices=HandAction.choices)
     input = models.JSONField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)

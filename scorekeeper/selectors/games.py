@@ -5,18 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from games import GameConfig, GameState, get_ruleset
-from scorekeeper.models import Game, Hand, League, Player
+from scorekeeper.models import Game, Hand, League
 
 
-def _user_player_ids(user: AbstractBaseUser | AnonymousUser) -> list[int]:
-    return list(Player.objects.filter(user_id=user.pk).values_list("id", flat=True))
-
-
-def leagues_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[League]:
+def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
     """Leagues a user owns or belongs to (through the player linked to their account)."""
     if not user.is_authenticated:
         return League.objects.none()
@@ -27,7 +23,7 @@ def leagues_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Leagu
     ).distinct()
 
 
-def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+def games_visible_to(user: User | AnonymousUser) -> QuerySet[Game]:
     """Games a user may see: their own, their leagues', and those they sat at."""
     if not user.is_authenticated:
         return Game.objects.none()
@@ -39,7 +35,7 @@ def games_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     ).distinct()
 
 
-def can_change_game(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:
+def can_change_game(user: User | AnonymousUser, game: Game) -> bool:
     """Only a game's owner and the members of its league may change it."""
     if not user.is_authenticated:
         return False
@@ -48,12 +44,11 @@ def can_change_game(user: AbstractBaseUser | AnonymousUser, game: Game) -> bool:
     if game.league_id is None:
         return False
     return League.objects.filter(
-        Q(id=game.league_id)
-        & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
+        Q(id=game.league_id) & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
     ).exists()
 
 
-def can_change_league(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
+def can_change_league(user: User | AnonymousUser, league: League) -> bool:
     if not user.is_authenticated:
         return False
     if getattr(user, "is_superuser", False) or league.owner_id == user.pk:

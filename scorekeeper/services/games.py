@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import prefetch_related_objects
@@ -68,7 +68,7 @@ def _as_id(value: object, field: str, what: str) -> int:
 @transaction.atomic
 def game_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     ruleset: str,
     players: Sequence[int | Player],
     variant: str | None = None,
@@ -128,7 +128,7 @@ def _refetch(game: Game, *, lock: bool = False) -> Game:
     return fresh
 
 
-def _check_may_change(user: AbstractBaseUser | None, game: Game) -> None:
+def _check_may_change(user: User | None, game: Game) -> None:
     if user is not None and not can_change_game(user, game):
         raise PermissionDenied("Only the game's owner and members of its league may change it.")
 
@@ -142,8 +142,9 @@ def _sync_derived(game: Game, state: GameState, *, was_finished: bool) -> None:
         game.finished_at = None
     game.hand_count = len(state.hands)
     game.version += 1
-    game.save(update_fields=["status", "finished_at", "hand_count", "version", "updated_at",
-                             "closed"])
+    game.save(
+        update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+    )
     place_of: dict[int, int] = {}
     for row in state.standings:
         for pid in row.players:
@@ -166,7 +167,7 @@ def hand_response(outcome: HandOutcome) -> dict[str, Any]:
 def hand_record(
     *,
     game: Game,
-    user: AbstractBaseUser | None,
+    user: User | None,
     hand_input: Mapping[str, Any],
     idempotency_key: str | None = None,
 ) -> HandWritten:
@@ -181,8 +182,13 @@ def hand_record(
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
             if seen is not None:
                 return HandWritten(
-                    game=locked, state=game_state(locked), hand=None, outcome=None,
-                    response=seen.response, replayed=True, status_code=seen.status_code,
+                    game=locked,
+                    state=game_state(locked),
+                    hand=None,
+                    outcome=None,
+                    response=seen.response,
+                    replayed=True,
+                    status_code=seen.status_code,
                 )
         inputs = [h.input for h in locked.hands.all()]
         before = game_state(locked, inputs)
@@ -196,19 +202,22 @@ def hand_record(
             game=locked, number=outcome.number, input=dict(outcome.input), created_by=user
         )
         HandRevision.objects.create(
-            game=locked, number=hand.number, revision=1, action=HandAction.RECORDED,
-            input=hand.input, user=user,
+            game=locked,
+            number=hand.number,
+            revision=1,
+            action=HandAction.RECORDED,
+            input=hand.input,
+            user=user,
         )
         _sync_derived(locked, state, was_finished=False)
         response = hand_response(outcome)
         if idempotency_key:
             IdempotencyRecord.objects.create(game=locked, key=idempotency_key, response=response)
-        return HandWritten(game=locked, state=state, hand=hand, outcome=outcome,
-                           response=response)
+        return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
 
 
 def hand_replace(
-    *, game: Game, number: int, user: AbstractBaseUser | None, hand_input: Mapping[str, Any]
+    *, game: Game, number: int, user: User | None, hand_input: Mapping[str, Any]
 ) -> HandWritten:
     """Correct a hand's input; every total after it is recomputed. The earlier input is
     kept in the hand's revision history."""
@@ -230,15 +239,25 @@ def hand_replace(
             target.revision += 1
             target.save(update_fields=["input", "revision", "updated_at"])
             HandRevision.objects.create(
-                game=locked, number=number, revision=target.revision,
-                action=HandAction.CORRECTED, input=target.input, user=user,
+                game=locked,
+                number=number,
+                revision=target.revision,
+                action=HandAction.CORRECTED,
+                input=target.input,
+                user=user,
             )
             _sync_derived(locked, state, was_finished=was_finished)
-        return HandWritten(game=locked, state=state, hand=target, outcome=outcome,
-                           response=hand_response(outcome), status_code=200)
+        return HandWritten(
+            game=locked,
+            state=state,
+            hand=target,
+            outcome=outcome,
+            response=hand_response(outcome),
+            status_code=200,
+        )
 
 
-def hand_undo(*, game: Game, number: int, user: AbstractBaseUser | None) -> HandWritten:
+def hand_undo(*, game: Game, number: int, user: User | None) -> HandWritten:
     """Remove the last hand (an earlier one cannot go: hand numbers fix dealers and dirt
     ranks). A game ended by hand opens again."""
     with transaction.atomic():
@@ -255,18 +274,23 @@ def hand_undo(*, game: Game, number: int, user: AbstractBaseUser | None) -> Hand
             )
         was_finished = locked.status == GameStatus.FINISHED
         HandRevision.objects.create(
-            game=locked, number=number, revision=target.revision + 1,
-            action=HandAction.UNDONE, input=target.input, user=user,
+            game=locked,
+            number=number,
+            revision=target.revision + 1,
+            action=HandAction.UNDONE,
+            input=target.input,
+            user=user,
         )
         target.delete()
         locked.closed = False
         state = game_state(locked, [h.input for h in hands[:-1]])
         _sync_derived(locked, state, was_finished=was_finished)
-        return HandWritten(game=locked, state=state, hand=None, outcome=None, response={},
-                           status_code=204)
+        return HandWritten(
+            game=locked, state=state, hand=None, outcome=None, response={}, status_code=204
+        )
 
 
-def game_close(*, game: Game, user: AbstractBaseUser | None) -> GameState:
+def game_close(*, game: Game, user: User | None) -> GameState:
     """End a game by hand (open-ended Screw Your Neighbour, or a table that stops early):
     the standings become the final ranking."""
     with transaction.atomic():
@@ -280,7 +304,7 @@ def game_close(*, game: Game, user: AbstractBaseUser | None) -> GameState:
         return state
 
 
-def game_reopen(*, game: Game, user: AbstractBaseUser | None) -> GameState:
+def game_reopen(*, game: Game, user: User | None) -> GameState:
     """Take back an end by hand: the game goes on."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)
@@ -293,7 +317,7 @@ def game_reopen(*, game: Game, user: AbstractBaseUser | None) -> GameState:
         return state
 
 
-def game_delete(*, game: Game, user: AbstractBaseUser | None) -> None:
+def game_delete(*, game: Game, user: User | None) -> None:
     """Delete a score sheet and everything derived from it."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)

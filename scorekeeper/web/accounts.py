@@ -18,7 +18,9 @@ from scorekeeper.services.players import player_create
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     display_name = forms.CharField(
-        max_length=60, required=False, label="Name at the table",
+        max_length=60,
+        required=False,
+        label="Name at the table",
         help_text="How you appear on score sheets. Defaults to your username.",
     )
 
@@ -33,7 +35,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = form.save()
             player_create(
                 name=form.cleaned_data["display_name"] or user.get_username(),
-                created_by=user, user=user,
+                created_by=user,
+                user=user,
             )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")

@@ -12,9 +12,7 @@ from games import RULESETS
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    rulesets = [
-        {"meta": r.metadata(), "card_points": r.card_points()} for r in RULESETS.values()
-    ]
+    rulesets = [{"meta": r.metadata(), "card_points": r.card_points()} for r in RULESETS.values()]
     return render(request, "home.html", {"rulesets": rulesets})
 
 

@@ -17,8 +17,14 @@ from django.contrib.auth.models import User
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 PHONE = {"width": 390, "height": 844}
 
@@ -55,7 +61,10 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def context(browser: object) -> Iterator[object]:
     ctx = browser.new_context(  # type: ignore[attr-defined]
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
         service_workers="allow",
     )
     ctx.set_default_timeout(10_000)
