@@ -1,0 +1,385 @@
+"""D$%n You!: Fan Tan played for chips, where the most chips wins.
+
+Every hand costs an ante (one chip more for a player dealt a short hand), a chip for
+each pass and, when someone goes out, a chip for each card still held; whoever went out
+takes the pot. A player with no chips plays on for free (the widow rule), and the game
+stops as soon as only one player has chips left. A game is one hand dealt by each
+player in turn.
+
+    >>> game = DamnYou()
+    >>> config = game.configure(players=[1, 2, 3, 4])
+    >>> state = game.play(config, [{"winner": 2, "results": [
+    ...     {"player": 1, "passes": 2, "cards_left": 5},
+    ...     {"player": 2, "passes": 0, "cards_left": 0},
+    ...     {"player": 3, "passes": 1, "cards_left": 3},
+    ...     {"player": 4, "passes": 3, "cards_left": 7}]}])
+    >>> dict(state.scores)
+    {1: 11, 2: 46, 3: 15, 4: 8}
+    >>> state.next_hand["short"]
+    [1, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import (
+    GameConfig,
+    GameState,
+    HandOutcome,
+    Option,
+    RuleError,
+    Ruleset,
+    as_count,
+    as_player_id,
+    hand_context,
+)
+
+#: 52 cards and two jokers.
+DECK_SIZE = 54
+ANTE = 1
+#: The extra ante of a player dealt one card fewer.
+SHORT_ANTE = 1
+#: The most passes one player can be charged in one hand (a sanity bound on input).
+MAX_PASSES = 500
+OPENING_CARD = "7♦"
+
+
+def deal_order(config: GameConfig, dealer: int) -> list[int]:
+    """The players in the order they receive cards: from the dealer's left round to the
+    dealer."""
+    return [config.left_of(dealer, step) for step in range(1, len(config.players) + 1)]
+
+
+def deal_sizes(config: GameConfig, dealer: int) -> dict[int, int]:
+    """Cards dealt to each player (in deal order). The 54 cards go round one at a time,
+    so the first ``54 mod N`` players in deal order get one card more than the rest.
+
+        >>> deal_sizes(GameConfig("damn-you", (1, 2, 3, 4), None, {}), 1)
+        {2: 14, 3: 14, 4: 13, 1: 13}
+    """
+    n = len(config.players)
+    extra = DECK_SIZE % n
+    return {
+        player: DECK_SIZE // n + (1 if position < extra else 0)
+        for position, player in enumerate(deal_order(config, dealer))
+    }
+
+
+def short_players(config: GameConfig, dealer: int) -> list[int]:
+    """The players dealt one card fewer than the others, in seat order (none when the
+    deck divides evenly)."""
+    sizes = deal_sizes(config, dealer)
+    most = max(sizes.values())
+    return [p for p in config.players if sizes[p] < most]
+
+
+def ante_due(config: GameConfig, dealer: int, chips: Mapping[int, int]) -> dict[int, int]:
+    """What each player pays into the pot before the hand dealt by ``dealer``: one chip,
+    one more when short, never more than the player holds (widow rule)."""
+    short = short_players(config, dealer)
+    return {p: min(ANTE + (SHORT_ANTE if p in short else 0), chips[p]) for p in config.players}
+
+
+def chip_holders(chips: Mapping[int, int]) -> list[int]:
+    return [p for p, n in chips.items() if n > 0]
+
+
+@dataclass(frozen=True)
+class DamnYouHand:
+    """A checked hand: who went out, and per player the passes and cards left."""
+
+    winner: int
+    passes: dict[int, int]
+    cards_left: dict[int, int]
+
+    def as_input(self, config: GameConfig) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "results": [
+                {"player": p, "passes": self.passes[p], "cards_left": self.cards_left[p]}
+                for p in config.players
+            ],
+        }
+
+
+def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> DamnYouHand:
+    """Check a reported hand: every player once, with passes (default 0) and cards left
+    (0 for the player who went out, 1 up to the cards dealt for everyone else)."""
+    if not isinstance(raw, Mapping):
+        raise RuleError("a hand must be an object with 'winner' and 'results'")
+    if raw.get("winner") is None:
+        raise RuleError("say who went out", "winner")
+    winner = as_player_id(raw.get("winner"), config, "winner")
+    results = raw.get("results")
+    if not isinstance(results, list):
+        raise RuleError("results must be a list with one entry per player", "results")
+    passes: dict[int, int] = {}
+    cards_left: dict[int, int] = {}
+    for entry in results:
+        if not isinstance(entry, Mapping):
+            raise RuleError("each result must be an object with 'player'", "results")
+        if entry.get("player") is None:
+            raise RuleError("each result must name its 'player'", "results")
+        player = as_player_id(entry.get("player"), config, "results")
+        if player in passes:
+            raise RuleError(f"player {player} is listed twice", "results")
+        raw_passes = entry.get("passes")
+        passes[player] = (
+            0
+            if raw_passes is None
+            else as_count(raw_passes, "results", f"player {player}: passes", maximum=MAX_PASSES)
+        )
+        raw_left = entry.get("cards_left")
+        if player == winner:
+            left = (
+                0
+                if raw_left is None
+                else as_count(raw_left, "results", f"player {player}: cards left")
+            )
+            if left != 0:
+                raise RuleError(
+                    f"player {player} went out, so has 0 cards left (got {left})", "results"
+                )
+        else:
+            if raw_left is None:
+                raise RuleError(f"player {player}: give the cards left in hand", "results")
+            left = as_count(raw_left, "results", f"player {player}: cards left")
+            if left == 0:
+                raise RuleError(
+                    f"player {player} has 0 cards left, but only the player who went out "
+                    f"(player {winner}) can have none",
+                    "results",
+                )
+            if left > dealt[player]:
+                raise RuleError(
+                    f"player {player} was dealt {dealt[player]} cards this hand, so cannot "
+                    f"have {left} left",
+                    "results",
+                )
+        cards_left[player] = left
+    missing = [p for p in config.players if p not in passes]
+    if missing:
+        names = ", ".join(str(p) for p in missing)
+        raise RuleError(f"results are missing for player {names}", "results")
+    return DamnYouHand(winner, passes, cards_left)
+
+
+@dataclass(frozen=True)
+class _HandFold:
+    outcome: HandOutcome
+    chips: dict[int, int]
+    pot: int
+    #: The one player left holding chips when that ended the game during this hand.
+    sole_holder: int | None
+
+
+class DamnYou(Ruleset):
+    slug = "damn-you"
+    name = "D$%n You!"
+    short_description = (
+        "Fan Tan for chips: build the suits out from the sevens, pay a chip whenever you "
+        "cannot play, and go out first to take the pot. Most chips wins."
+    )
+    min_players = 3
+    max_players = 8
+    options = (
+        Option(
+            "starting_chips",
+            "Starting chips",
+            20,
+            (10, 15, 20, 25, 30, 40, 50, 100),
+            "Chips each player starts with (any number from 1 to 1000).",
+            minimum=1,
+            maximum=1000,
+        ),
+    )
+    wins_with = "high"
+    score_label = "chips"
+
+    def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        return [
+            {"card": "Ante", "points": ANTE, "note": "Every player, into the pot before the deal."},
+            {
+                "card": "Short hand",
+                "points": SHORT_ANTE,
+                "note": "Extra ante from each player dealt one card fewer.",
+            },
+            {"card": "Pass", "points": 1, "note": "Each time a player cannot play."},
+            {
+                "card": "Each card left in hand",
+                "points": 1,
+                "note": "Paid by every other player when someone goes out.",
+            },
+            {
+                "card": "The pot",
+                "points": "all of it",
+                "note": "Goes to the player who went out. A player with no chips pays nothing "
+                "and plays on; when only one player holds chips, the game ends.",
+            },
+        ]
+
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    ) -> GameState:
+        n = len(config.players)
+        start = int(config.options.get("starting_chips", 20))
+        chips = dict.fromkeys(config.players, start)
+        pot = 0
+        outcomes: list[HandOutcome] = []
+        ended_by = ""
+        over = ""  # why no more hands can be recorded
+        sole_holder: int | None = None
+        closing_ante: list[dict[str, int]] | None = None
+
+        def check_next_ante(number: int) -> None:
+            # Decision: the ante is fixed by the deal, so it is settled as soon as the
+            # previous hand is: if it would leave one player holding chips, the game
+            # ends before hand ``number`` is played.
+            nonlocal pot, ended_by, over, sole_holder, closing_ante
+            due = ante_due(config, config.dealer_for(number), chips)
+            after = {p: chips[p] - due[p] for p in config.players}
+            holders = chip_holders(after)
+            if len(holders) == 1:
+                chips.update(after)
+                pot += sum(due.values())
+                sole_holder, ended_by = holders[0], "early"
+                closing_ante = [{"player": p, "paid": due[p]} for p in config.players]
+                over = (
+                    f"the game is over: after the ante of hand {number} only player "
+                    f"{sole_holder} holds chips"
+                )
+
+        check_next_ante(1)
+        for index, raw in enumerate(hands):
+            number = index + 1
+            if ended_by:
+                raise RuleError(over)
+            dealer = config.dealer_for(number)
+            try:
+                hand = parse_hand(config, raw, deal_sizes(config, dealer))
+            except RuleError as exc:
+                raise hand_context(number, exc, len(hands)) from None
+            fold = self._fold_hand(config, number, chips, hand)
+            outcomes.append(fold.outcome)
+            chips, pot = fold.chips, fold.pot
+            if fold.sole_holder is not None:
+                sole_holder, ended_by = fold.sole_holder, "early"
+                over = (
+                    f"the game is over: only player {sole_holder} holds chips since hand {number}"
+                )
+            elif number == n:
+                ended_by = "hands"
+                over = f"the game is over after hand {n} (one hand dealt by each player)"
+            else:
+                check_next_ante(number + 1)
+        played = len(outcomes)
+        if closed and played == 0:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        if closed and not ended_by:
+            ended_by = "closed"
+        finished = bool(ended_by)
+        standings = self.ranked_rows(config, chips, key=lambda p: -chips[p])
+        winners: tuple[int, ...] = ()
+        if sole_holder is not None:
+            winners = (sole_holder,)
+        elif finished:
+            winners = tuple(
+                row.player for row in standings if row.rank == 1 and row.player is not None
+            )
+        return GameState(
+            config=config,
+            hands=tuple(outcomes),
+            scores=dict(chips),
+            standings=standings,
+            finished=finished,
+            winners=winners,
+            next_hand=None if finished else self._next_hand(config, played + 1, chips),
+            extras={
+                "pot": pot,
+                "starting_chips": start,
+                "hands_total": n,
+                "closing_ante": closing_ante,
+            },
+            ended_by=ended_by,
+        )
+
+    @staticmethod
+    def _fold_hand(
+        config: GameConfig, number: int, before: Mapping[int, int], hand: DamnYouHand
+    ) -> _HandFold:
+        """Move the chips of one hand: ante, passes, then the settlement (cards left and
+        the pot) as one step, checking for a lone chip holder after the passes and after
+        the settlement. (The ante was checked before the hand: see ``play``.)"""
+        dealer = config.dealer_for(number)
+        dealt = deal_sizes(config, dealer)
+        chips = dict(before)
+        paid = dict.fromkeys(config.players, 0)
+        received = dict.fromkeys(config.players, 0)
+        pot = 0
+
+        def pay(player: int, amount: int) -> int:
+            # Widow rule: a payment is capped by the chips held at that moment.
+            nonlocal pot
+            amount = min(amount, chips[player])
+            chips[player] -= amount
+            paid[player] += amount
+            pot += amount
+            return amount
+
+        ante = ante_due(config, dealer, chips)
+        for p in config.players:
+            pay(p, ante[p])
+        for p in config.players:
+            pay(p, hand.passes[p])
+        sole: int | None = None
+        winner: int | None = hand.winner
+        holders = chip_holders(chips)
+        if len(holders) == 1:
+            # Early end in mid-hand: nobody goes out and the pot stays where it is.
+            sole, winner = holders[0], None
+        else:
+            for p in config.players:
+                if p != hand.winner:
+                    pay(p, hand.cards_left[p])
+            received[hand.winner] = pot
+            chips[hand.winner] += pot
+            pot = 0
+            holders = chip_holders(chips)
+            if len(holders) == 1 and number < len(config.players):
+                sole = holders[0]
+        outcome = HandOutcome(
+            number=number,
+            dealer=dealer,
+            winner=winner,
+            input=hand.as_input(config),
+            points={p: received[p] - paid[p] for p in config.players},
+            totals=dict(chips),
+            extras={
+                "chips": [
+                    {"player": p, "paid": paid[p], "received": received[p]} for p in config.players
+                ],
+                "ante": [{"player": p, "paid": ante[p]} for p in config.players],
+                "short": short_players(config, dealer),
+                "deal": [{"player": p, "cards": dealt[p]} for p in config.players],
+                "pot": pot,
+                "early_end": sole is not None,
+            },
+        )
+        return _HandFold(outcome=outcome, chips=chips, pot=pot, sole_holder=sole)
+
+    @staticmethod
+    def _next_hand(config: GameConfig, number: int, chips: Mapping[int, int]) -> dict[str, Any]:
+        dealer = config.dealer_for(number)
+        dealt = deal_sizes(config, dealer)
+        due = ante_due(config, dealer, chips)
+        return {
+            "number": number,
+            "dealer": dealer,
+            "short": short_players(config, dealer),
+            "deal": [{"player": p, "cards": dealt[p]} for p in config.players],
+            "ante": [{"player": p, "amount": due[p]} for p in config.players],
+            "opens": f"whoever holds the {OPENING_CARD} opens",
+        }

@@ -1,0 +1,351 @@
+"""Dirty Deals: a four-player trick game of deals and betrayals with a 24-card deck.
+
+A hand ends when the player on lead shows all six cards of one suit. The claim is
+worth 9 points, less 3 if the suit's bower (the jack of the same colour) is among the
+claimant's surplus cards and 1 for every other surplus card; another player holding
+that bower gets 3. Rubbers go to 9 points (a tie at the top plays on); the first to
+win two rubbers wins the match.
+
+    >>> game = DirtyDeals()
+    >>> config = game.configure(players=[1, 2, 3, 4])
+    >>> state = game.play(config, [
+    ...     {"winner": 1, "suit": "spades", "surplus": ["10H"], "bower_holder": 3}])
+    >>> dict(state.scores)
+    {1: 8, 2: 0, 3: 3, 4: 0}
+    >>> BOWER["H"]
+    'JD'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import (
+    CardError,
+    GameConfig,
+    GameState,
+    HandOutcome,
+    RuleError,
+    Ruleset,
+    as_count,
+    as_player_id,
+    hand_context,
+)
+from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
+
+RANKS_IN_PLAY: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
+#: The 24-card deck: 9 to ace in each suit, no jokers.
+DECK = french_deck(1, jokers_per_deck=0, ranks=RANKS_IN_PLAY)
+DECK_NAME = "the 24-card deck (9 to ace)"
+#: The bower of each suit: the jack of the same colour in the other suit.
+BOWER: Mapping[str, str] = {"H": "JD", "D": "JH", "C": "JS", "S": "JC"}
+
+CLAIM_POINTS = 9
+BOWER_SURPLUS_COST = 3
+SURPLUS_COST = 1
+BOWER_BONUS = 3
+#: Points that can win a rubber (when nobody else shares the top score).
+RUBBER_TARGET = 9
+RUBBERS_TO_WIN = 2
+#: 24 cards less the six of the claimed suit.
+MAX_SURPLUS = len(DECK) - len(RANKS_IN_PLAY)
+
+_SUIT_SPELLINGS: Mapping[str, str] = {
+    **{s: s for s in SUITS},
+    **{name.upper(): s for s, name in SUIT_NAMES.items()},
+    **{name.upper().rstrip("S"): s for s, name in SUIT_NAMES.items()},
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
+}
+_TRUE = {"true", "1", "yes", "on"}
+_FALSE = {"false", "0", "no", "off", ""}
+
+
+def parse_suit(value: object) -> str:
+    """A suit letter (``S H D C``) from a letter, a symbol or a name, in any case."""
+    if isinstance(value, str):
+        suit = _SUIT_SPELLINGS.get("".join(value.split()).upper())
+        if suit is not None:
+            return suit
+    raise RuleError(
+        f"{value!r} is not a suit: give S, H, D or C (or ♠ ♥ ♦ ♣, or spades, hearts…)",
+        "suit",
+    )
+
+
+def claim_points(surplus: int, bower_in_surplus: bool) -> int:
+    """What a claim scores with ``surplus`` extra cards, the bower possibly among them.
+
+    >>> claim_points(3, True), claim_points(8, True), claim_points(0, False)
+    (4, 0, 9)
+    """
+    others = surplus - (1 if bower_in_surplus else 0)
+    cost = (BOWER_SURPLUS_COST if bower_in_surplus else 0) + SURPLUS_COST * others
+    return max(0, CLAIM_POINTS - cost)
+
+
+def _as_bool(value: object, field_name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise RuleError(f"{field_name} must be true or false (got {value!r})", field_name)
+
+
+@dataclass(frozen=True)
+class DirtyDealsHand:
+    """A checked claim. ``surplus`` holds the card codes when they were listed, or None
+    when only their count was given."""
+
+    winner: int
+    suit: str
+    surplus: tuple[str, ...] | None
+    surplus_count: int
+    bower_in_surplus: bool
+    bower_holder: int | None
+
+    @property
+    def bower(self) -> str:
+        return BOWER[self.suit]
+
+    @property
+    def claim_points(self) -> int:
+        return claim_points(self.surplus_count, self.bower_in_surplus)
+
+    def as_input(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"winner": self.winner, "suit": self.suit}
+        if self.surplus is not None:
+            data["surplus"] = list(self.surplus)
+        else:
+            data["surplus_count"] = self.surplus_count
+            data["bower_in_surplus"] = self.bower_in_surplus
+        data["bower_holder"] = self.bower_holder
+        return data
+
+
+def _parse_surplus_cards(raw: object, suit: str) -> tuple[str, ...]:
+    codes = raw.replace(",", " ").split() if isinstance(raw, str) else raw
+    if not isinstance(codes, list | tuple):
+        raise RuleError("surplus must be a list of card codes", "surplus")
+    try:
+        cards = [parse_french(code) for code in codes]
+    except CardError as exc:
+        raise CardError(exc.message, "surplus") from None
+    parsed = tuple(card.code for card in cards)
+    check_copies(parsed, DECK, field="surplus", deck_name=DECK_NAME)
+    for card in cards:
+        if card.suit == suit:
+            raise RuleError(
+                f"{card.code} is one of the six {SUIT_NAMES[suit]} claimed, so it is not surplus",
+                "surplus",
+            )
+    return parsed
+
+
+def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
+    """Check a reported claim: claimant, suit, the surplus (as card codes, or as a count
+    plus whether the bower is among them) and who else holds the bower, if anyone."""
+    if not isinstance(raw, Mapping):
+        raise RuleError("a hand must be an object with 'winner', 'suit' and 'surplus'")
+    if raw.get("winner") is None:
+        raise RuleError("say who claimed the hand", "winner")
+    winner = as_player_id(raw.get("winner"), config, "winner")
+    if raw.get("suit") is None:
+        raise RuleError("say which suit was claimed", "suit")
+    suit = parse_suit(raw.get("suit"))
+    bower = BOWER[suit]
+    raw_count = raw.get("surplus_count")
+    raw_bower_in = raw.get("bower_in_surplus")
+    surplus: tuple[str, ...] | None
+    if raw.get("surplus") is not None:
+        surplus = _parse_surplus_cards(raw.get("surplus"), suit)
+        count = len(surplus)
+        bower_in = bower in surplus
+        # The count form may come along with the cards, but must agree with them.
+        if raw_count is not None and as_count(raw_count, "surplus_count", "surplus_count") != count:
+            raise RuleError(
+                f"surplus_count is {raw_count}, but {count} surplus cards are listed",
+                "surplus_count",
+            )
+        if raw_bower_in is not None and _as_bool(raw_bower_in, "bower_in_surplus") != bower_in:
+            where = "is" if bower_in else "is not"
+            raise RuleError(
+                f"bower_in_surplus disagrees with the cards: the bower {bower} {where} listed",
+                "bower_in_surplus",
+            )
+    else:
+        count = (
+            0
+            if raw_count is None
+            else as_count(raw_count, "surplus_count", "surplus_count", maximum=MAX_SURPLUS)
+        )
+        bower_in = False if raw_bower_in is None else _as_bool(raw_bower_in, "bower_in_surplus")
+        if bower_in and count < 1:
+            raise RuleError(
+                "the bower is among the surplus, so surplus_count must be at least 1",
+                "surplus_count",
+            )
+        # Without surplus there is nothing to describe: store it as an empty list.
+        surplus = () if count == 0 else None
+    holder: int | None = None
+    if raw.get("bower_holder") not in (None, ""):
+        holder = as_player_id(raw.get("bower_holder"), config, "bower_holder")
+        if holder == winner:
+            raise RuleError(
+                f"the claimant cannot be the bower holder: a bower ({bower}) in the "
+                "claimant's hand is surplus",
+                "bower_holder",
+            )
+        if bower_in:
+            raise RuleError(
+                f"the bower {bower} is one card: it cannot be both in the claimant's "
+                f"surplus and with player {holder}",
+                "bower_holder",
+            )
+    return DirtyDealsHand(winner, suit, surplus, count, bower_in, holder)
+
+
+class DirtyDeals(Ruleset):
+    slug = "dirty-deals"
+    name = "Dirty Deals"
+    short_description = (
+        "Four players, 24 cards and a lot of negotiating: collect all six cards of a "
+        "suit with as little surplus as you can. Rubbers to 9 points, first to two "
+        "rubbers wins the match."
+    )
+    min_players = 4
+    max_players = 4
+    wins_with = "high"
+    score_label = "points"
+
+    def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        return [
+            {
+                "card": "Claim: all six cards of one suit",
+                "points": CLAIM_POINTS,
+                "note": "Scored by the claimant.",
+            },
+            {
+                "card": "The claimed suit's bower among the surplus",
+                "points": -BOWER_SURPLUS_COST,
+                "note": "The bower is the jack of the same colour: hearts JD, diamonds JH, "
+                "clubs JS, spades JC.",
+            },
+            {
+                "card": "Each other surplus card",
+                "points": -SURPLUS_COST,
+                "note": "A claim never scores below 0.",
+            },
+            {
+                "card": "Another player holding the claimed suit's bower",
+                "points": BOWER_BONUS,
+                "note": "Bonus for that player.",
+            },
+        ]
+
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    ) -> GameState:
+        scores = dict.fromkeys(config.players, 0)
+        rubbers = dict.fromkeys(config.players, 0)
+        rubber = 1
+        outcomes: list[HandOutcome] = []
+        champion: int | None = None
+        for index, raw in enumerate(hands):
+            number = index + 1
+            if champion is not None:
+                raise RuleError(
+                    f"the match is over: player {champion} won "
+                    f"{RUBBERS_TO_WIN} rubbers by hand {len(outcomes)}"
+                )
+            try:
+                hand = parse_hand(config, raw)
+            except RuleError as exc:
+                raise hand_context(number, exc, len(hands)) from None
+            points = dict.fromkeys(config.players, 0)
+            points[hand.winner] = hand.claim_points
+            if hand.bower_holder is not None:
+                points[hand.bower_holder] += BOWER_BONUS
+            for p in config.players:
+                scores[p] += points[p]
+            totals = dict(scores)
+            top = max(scores.values())
+            leaders = [p for p in config.players if scores[p] == top]
+            won_by: int | None = None
+            hand_rubber = rubber
+            # A tie at the top (9 or more) plays on until one player leads alone.
+            if top >= RUBBER_TARGET and len(leaders) == 1:
+                won_by = leaders[0]
+                rubbers[won_by] += 1
+                scores = dict.fromkeys(config.players, 0)
+                if rubbers[won_by] >= RUBBERS_TO_WIN:
+                    champion = won_by
+                else:
+                    rubber += 1
+            outcomes.append(
+                HandOutcome(
+                    number=number,
+                    dealer=config.dealer_for(number),
+                    winner=hand.winner,
+                    input=hand.as_input(),
+                    points=points,
+                    totals=totals,
+                    extras={
+                        "rubber": hand_rubber,
+                        "rubber_won_by": won_by,
+                        "suit": hand.suit,
+                        "bower": hand.bower,
+                        "claim_points": hand.claim_points,
+                    },
+                )
+            )
+        played = len(outcomes)
+        if closed and played == 0:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        standings = self.ranked_rows(
+            config,
+            scores,
+            key=lambda p: (-rubbers[p], -scores[p]),
+            extras=lambda p: {"rubbers": rubbers[p]},
+        )
+        finished = champion is not None or closed
+        winners: tuple[int, ...] = ()
+        if champion is not None:
+            winners = (champion,)
+        elif closed:
+            winners = tuple(
+                row.player for row in standings if row.rank == 1 and row.player is not None
+            )
+        next_hand = None
+        if not finished:
+            number = played + 1
+            next_hand = {
+                "number": number,
+                "dealer": config.dealer_for(number),
+                "rubber": rubber,
+                "bowers": dict(BOWER),
+            }
+        return GameState(
+            config=config,
+            hands=tuple(outcomes),
+            scores=dict(scores),
+            standings=standings,
+            finished=finished,
+            winners=winners,
+            next_hand=next_hand,
+            extras={
+                "rubber": rubber,
+                "rubbers": [{"player": p, "rubbers": rubbers[p]} for p in config.players],
+            },
+            ended_by=("match" if champion is not None else "closed") if finished else "",
+        )

@@ -1,0 +1,200 @@
+"""Dirty UNO: UNO with hand-passing zeros, hand-trading sevens and identical-card
+penalties, played until someone passes 500.
+
+Two scoring methods (option ``scoring``): ``standard`` (the player who went out scores
+everyone else's cards, highest wins) and ``penalty`` (everyone scores their own cards,
+lowest wins). In both, a score of exactly 500 drops back to 0.
+
+    >>> game = DirtyUno()
+    >>> config = game.configure(players=[1, 2, 3])
+    >>> state = game.play(config, [{"winner": 1, "results": [
+    ...     {"player": 2, "cards": ["R5", "G7"]}, {"player": 3, "cards": ["W+4"]}]}])
+    >>> dict(state.scores)
+    {1: 105, 2: 0, 3: 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import (
+    GameConfig,
+    GameState,
+    HandOutcome,
+    Option,
+    RuleError,
+    Ruleset,
+    hand_context,
+)
+from games.cards import UnoCard, parse_uno, uno_deck
+from games.shedding import parse_left_in_hand
+
+#: A score above this ends the game.
+TARGET = 500
+#: A score landing exactly here goes back to 0.
+RESET_AT = 500
+ZERO_SEVEN_POINTS = 50
+WILD_POINTS = 50
+ACTION_POINTS = 20
+
+SCORING_WINS_WITH: Mapping[str, str] = {"standard": "high", "penalty": "low"}
+
+REMINDER = (
+    "Before counting, settle the last card: after a Draw Two or Wild Draw Four the next "
+    "player draws those cards, after an identical-card finish the previous player takes "
+    "its penalty, and after a 0 no hands are passed."
+)
+
+
+def card_points(card: UnoCard) -> int:
+    """Points of an UNO card left in hand: 1–6, 8 and 9 at face value; 0, 7 and both
+    wilds 50; Draw Two, Reverse and Skip 20.
+
+        >>> [card_points(parse_uno(c)) for c in ("B8", "G7", "R0", "W+4", "YS")]
+        [8, 50, 50, 50, 20]
+    """
+    if card.is_wild:
+        return WILD_POINTS
+    if card.value in ("0", "7"):
+        return ZERO_SEVEN_POINTS
+    if card.value.isdigit():
+        return int(card.value)
+    return ACTION_POINTS
+
+
+class DirtyUno(Ruleset):
+    slug = "dirty-uno"
+    name = "Dirty UNO"
+    short_description = (
+        "UNO where zeros pass every hand on, sevens trade hands and matching the card "
+        "just played punishes its player. First past 500 ends the game; exactly 500 "
+        "drops you back to 0."
+    )
+    min_players = 2
+    max_players = 10
+    options = (
+        Option(
+            "scoring",
+            "Scoring method",
+            "standard",
+            ("standard", "penalty"),
+            "standard: the player who goes out scores the cards left in everyone else's "
+            "hand, and the highest score wins. penalty: everyone scores the cards left in "
+            "their own hand, and the lowest score wins.",
+        ),
+    )
+    # The default (standard) scoring; penalty scoring is won low: see wins_with_for.
+    wins_with = "high"
+    score_label = "points"
+
+    def wins_with_for(self, options: Mapping[str, Any] | None = None) -> str:
+        """Whether the highest ("high") or lowest ("low") score wins with this ``scoring``."""
+        scoring = str((options or {}).get("scoring") or "standard")
+        return SCORING_WINS_WITH.get(scoring, self.wins_with)
+
+    def metadata(self) -> dict[str, Any]:
+        data = super().metadata()
+        data["wins_with_by_option"] = {"scoring": dict(SCORING_WINS_WITH)}
+        return data
+
+    def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        return [
+            {"card": "1, 2, 3, 4, 5, 6, 8, 9", "points": "face value", "note": ""},
+            {
+                "card": "0 and 7",
+                "points": ZERO_SEVEN_POINTS,
+                "note": "The hand-passing and hand-trading cards score like wilds.",
+            },
+            {"card": "Wild, Wild Draw Four", "points": WILD_POINTS, "note": ""},
+            {"card": "Draw Two, Reverse, Skip", "points": ACTION_POINTS, "note": ""},
+        ]
+
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    ) -> GameState:
+        scoring = str(config.options.get("scoring", "standard"))
+        penalty = scoring == "penalty"
+        deck = uno_deck()
+        scores = dict.fromkeys(config.players, 0)
+        outcomes: list[HandOutcome] = []
+        over_after: int | None = None
+        for index, raw in enumerate(hands):
+            number = index + 1
+            if over_after is not None:
+                raise RuleError(f"the game is over: a score passed {TARGET} in hand {over_after}")
+            try:
+                parsed = parse_left_in_hand(
+                    config,
+                    raw,
+                    parse_card=parse_uno,
+                    card_code=lambda c: c.code,
+                    card_points=card_points,
+                    deck=deck,
+                    deck_name="the 108-card UNO deck",
+                )
+            except RuleError as exc:
+                raise hand_context(number, exc, len(hands)) from None
+            if penalty:
+                points = dict(parsed.points)
+            else:
+                won = sum(parsed.points.values())
+                points = {p: won if p == parsed.winner else 0 for p in config.players}
+            resets: list[int] = []
+            for p in config.players:
+                scores[p] += points[p]
+                if scores[p] == RESET_AT:
+                    scores[p] = 0
+                    resets.append(p)
+            outcomes.append(
+                HandOutcome(
+                    number=number,
+                    dealer=config.dealer_for(number),
+                    winner=parsed.winner,
+                    input=parsed.input,
+                    points=points,
+                    totals=dict(scores),
+                    extras={"resets": resets},
+                )
+            )
+            if any(s > TARGET for s in scores.values()):
+                over_after = number
+        played = len(outcomes)
+        if closed and played == 0:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        finished = over_after is not None or closed
+        if penalty:
+            standings = self.ranked_rows(config, scores, key=lambda p: scores[p])
+        else:
+            # Standard: whoever passed 500 wins and heads the table, then score descending.
+            leader = max(config.players, key=lambda p: scores[p])
+            ahead = {leader} if over_after is not None else set()
+            standings = self.ranked_rows(config, scores, key=lambda p: (p not in ahead, -scores[p]))
+        winners: tuple[int, ...] = ()
+        if finished:
+            winners = tuple(
+                row.player for row in standings if row.rank == 1 and row.player is not None
+            )
+        next_hand = None
+        if not finished:
+            number = played + 1
+            next_hand = {
+                "number": number,
+                "dealer": config.dealer_for(number),
+                "reminder": REMINDER,
+            }
+        return GameState(
+            config=config,
+            hands=tuple(outcomes),
+            scores=dict(scores),
+            standings=standings,
+            finished=finished,
+            winners=winners,
+            next_hand=next_hand,
+            extras={
+                "scoring": scoring,
+                "wins_with": self.wins_with_for(config.options),
+                "target": TARGET,
+            },
+            ended_by=("score" if over_after is not None else "closed") if finished else "",
+        )

@@ -1,0 +1,143 @@
+"""Screw Your Neighbour: a cut-throat Crazy Eights relative scored by hand wins.
+
+The house rules give no card points: whoever sheds their last card wins the hand. The
+score sheet counts hand wins, and the first player to reach ``target_wins`` wins the
+game (``0`` leaves the game open until the table closes it).
+
+    >>> game = ScrewYourNeighbour()
+    >>> config = game.configure(players=[1, 2, 3], options={"target_wins": 2})
+    >>> state = game.play(config, [{"winner": 2}, {"winner": 3}, {"winner": 2}])
+    >>> state.finished, state.winners, state.ended_by
+    (True, (2,), 'target')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import (
+    GameConfig,
+    GameState,
+    HandOutcome,
+    Option,
+    RuleError,
+    Ruleset,
+    as_player_id,
+    hand_context,
+)
+
+#: How far the dealer's left-over portion of the deck may be from empty (either way)
+#: for the red aces to be active.
+RED_ACES_MARGIN = 2
+
+
+def red_aces_active(cards_left_over: int) -> bool:
+    """Whether the red aces are live for the dealer this hand.
+
+    The dealer deals from a portion of the deck they picked up. ``cards_left_over`` is
+    what remains of that portion once everyone has their eight cards: positive when
+    cards are left in it, negative when it ran short and the dealer had to take that
+    many more from the rest of the deck. Within two cards either way the red aces are
+    active, for the dealer alone. It is a display aid only; it never changes a score.
+
+        >>> red_aces_active(2), red_aces_active(-2), red_aces_active(3)
+        (True, True, False)
+    """
+    return abs(cards_left_over) <= RED_ACES_MARGIN
+
+
+class ScrewYourNeighbour(Ruleset):
+    slug = "screw-your-neighbour"
+    name = "Screw Your Neighbour"
+    short_description = (
+        "Crazy Eights gone wild: hands get switched, passed and stolen on the way to "
+        "shedding your last card. The sheet counts hand wins; first to the target wins."
+    )
+    min_players = 3
+    max_players = 10
+    options = (
+        Option(
+            "target_wins",
+            "Hand wins to win the game",
+            3,
+            tuple(range(21)),
+            "The first player to win this many hands wins the game. Choose 0 to play "
+            "without a target and end the game by hand.",
+        ),
+    )
+    wins_with = "high"
+    score_label = "hand wins"
+
+    def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        # The house rules score no cards: only who goes out first counts.
+        return []
+
+    def parse_hand(self, config: GameConfig, raw: object) -> int:
+        """The winner of a reported hand ``{"winner": id}``."""
+        if not isinstance(raw, Mapping):
+            raise RuleError("a hand must be an object with 'winner'")
+        if raw.get("winner") is None:
+            raise RuleError("say who went out first", "winner")
+        return as_player_id(raw.get("winner"), config, "winner")
+
+    def play(
+        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    ) -> GameState:
+        target = int(config.options.get("target_wins", 3))
+        wins = dict.fromkeys(config.players, 0)
+        outcomes: list[HandOutcome] = []
+        champion: int | None = None
+        for index, raw in enumerate(hands):
+            number = index + 1
+            if champion is not None:
+                raise RuleError(
+                    f"the game is over: player {champion} reached {target} hand wins "
+                    f"in hand {len(outcomes)}"
+                )
+            try:
+                winner = self.parse_hand(config, raw)
+            except RuleError as exc:
+                raise hand_context(number, exc, len(hands)) from None
+            wins[winner] += 1
+            outcomes.append(
+                HandOutcome(
+                    number=number,
+                    dealer=config.dealer_for(number),
+                    winner=winner,
+                    input={"winner": winner},
+                    points={p: int(p == winner) for p in config.players},
+                    totals=dict(wins),
+                )
+            )
+            if target and wins[winner] >= target:
+                champion = winner
+        played = len(outcomes)
+        if closed and played == 0:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        standings = self.ranked_rows(config, wins, key=lambda p: -wins[p])
+        finished = champion is not None or closed
+        winners: tuple[int, ...] = ()
+        ended_by = ""
+        if champion is not None:
+            winners, ended_by = (champion,), "target"
+        elif closed:
+            winners = tuple(
+                row.player for row in standings if row.rank == 1 and row.player is not None
+            )
+            ended_by = "closed"
+        next_hand = None
+        if not finished:
+            number = played + 1
+            next_hand = {"number": number, "dealer": config.dealer_for(number)}
+        return GameState(
+            config=config,
+            hands=tuple(outcomes),
+            scores=dict(wins),
+            standings=standings,
+            finished=finished,
+            winners=winners,
+            next_hand=next_hand,
+            extras={"target_wins": target},
+            ended_by=ended_by,
+        )
