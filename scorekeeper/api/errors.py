@@ -6,11 +6,39 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import RuleError
 from scorekeeper.errors import ConflictError
+
+
+def _messages(detail: Any, where: str = "") -> list[str]:
+    """The messages of a nested validation error, each saying where it belongs
+    ("item 2: A valid integer is required.")."""
+    if isinstance(detail, dict):
+        return [m for key, value in detail.items() for m in _messages(value, _join(where, key))]
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return [f"{where}: {item}" if where else str(item) for item in detail]
+        return [
+            m for index, item in enumerate(detail) for m in _messages(item, _join(where, index))
+        ]
+    return [f"{where}: {detail}" if where else str(detail)]
+
+
+def _join(where: str, key: object) -> str:
+    part = f"item {key + 1}" if isinstance(key, int) else str(key)
+    return f"{where}, {part}" if where else part
+
+
+def flatten_validation_errors(detail: Any) -> Any:
+    """Keep the contract's ``{"field": ["message"]}`` shape when DRF nests errors of list
+    items or nested objects (``{"teams": {0: {1: [...]}}}``)."""
+    if not isinstance(detail, dict):
+        return detail
+    return {field: _messages(value) for field, value in detail.items()}
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -20,4 +48,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, ObjectDoesNotExist):
         return Response({"detail": str(exc) or "Not found."}, status=status.HTTP_404_NOT_FOUND)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, ValidationError):
+        response.data = flatten_validation_errors(response.data)
+    return response

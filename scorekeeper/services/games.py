@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
 from games import GameState, HandOutcome, RuleError, get_ruleset
@@ -39,6 +39,9 @@ from scorekeeper.selectors.games import (
 )
 from scorekeeper.services import stats
 
+#: The largest id the (64-bit) id columns hold.
+MAX_ID = 2**63 - 1
+
 
 @dataclass(frozen=True)
 class HandWritten:
@@ -60,9 +63,13 @@ def _as_id(value: object, field: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise RuleError(f"{value!r} is not a {what} id", field)
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise RuleError(f"{value!r} is not a {what} id", field) from None
+    # Ids live in 64-bit columns: a bigger number would overflow SQLite, not just miss.
+    if not 1 <= number <= MAX_ID:
+        raise RuleError(f"{what} {number} does not exist", field)
+    return number
 
 
 @transaction.atomic
@@ -159,9 +166,34 @@ def _sync_derived(game: Game, state: GameState, *, was_finished: bool) -> None:
     stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
 
 
-def hand_response(outcome: HandOutcome) -> dict[str, Any]:
-    """The API's HAND object."""
-    return outcome.as_dict()
+def hand_response(outcome: HandOutcome, *, revision: int = 1) -> dict[str, Any]:
+    """The API's HAND object: the engine's outcome of the hand, plus the stored input and
+    its revision (1 until the hand is corrected)."""
+    data = outcome.as_dict()
+    data["input"] = dict(outcome.input)
+    data["revision"] = revision
+    return data
+
+
+def _check_correction_keeps_later_hands(
+    game: Game, inputs: list[dict[str, Any]], number: int
+) -> None:
+    """A correction that makes the game end before hands recorded after it clashes with
+    the sheet (409), rather than being bad input: those hands must be undone first."""
+    rules = get_ruleset(game.ruleset)
+    config = game_config(game)
+    for played in range(number, len(inputs)):
+        try:
+            prefix = rules.play(config, inputs[:played], closed=False)
+        except RuleError:
+            return
+        if prefix.finished:
+            later = len(inputs) - played
+            raise ConflictError(
+                f"With this correction the game ends after hand {played}, but {later} "
+                f"more hand{'s' if later != 1 else ''} follow{'s' if later == 1 else ''}: "
+                "undo them first."
+            )
 
 
 def hand_record(
@@ -198,19 +230,29 @@ def hand_record(
             raise RuleError("a hand must be a JSON object")
         state = game_state(locked, [*inputs, dict(hand_input)])
         outcome = state.hands[-1]
+        # A hand number that was undone and is recorded again continues its history.
+        previous = (
+            HandRevision.objects.filter(game=locked, number=outcome.number)
+            .aggregate(last=Max("revision"))["last"]
+            or 0
+        )
         hand = Hand.objects.create(
-            game=locked, number=outcome.number, input=dict(outcome.input), created_by=user
+            game=locked,
+            number=outcome.number,
+            input=dict(outcome.input),
+            created_by=user,
+            revision=previous + 1,
         )
         HandRevision.objects.create(
             game=locked,
             number=hand.number,
-            revision=1,
+            revision=hand.revision,
             action=HandAction.RECORDED,
             input=hand.input,
             user=user,
         )
         _sync_derived(locked, state, was_finished=False)
-        response = hand_response(outcome)
+        response = hand_response(outcome, revision=hand.revision)
         if idempotency_key:
             IdempotencyRecord.objects.create(game=locked, key=idempotency_key, response=response)
         return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
@@ -232,7 +274,11 @@ def hand_replace(
             raise RuleError("a hand must be a JSON object")
         was_finished = locked.status == GameStatus.FINISHED
         inputs = [dict(hand_input) if h.number == number else h.input for h in hands]
-        state = game_state(locked, inputs)
+        try:
+            state = game_state(locked, inputs)
+        except RuleError:
+            _check_correction_keeps_later_hands(locked, inputs, number)
+            raise
         outcome = state.hands[number - 1]
         if outcome.input != target.input:
             target.input = dict(outcome.input)
@@ -252,7 +298,7 @@ def hand_replace(
             state=state,
             hand=target,
             outcome=outcome,
-            response=hand_response(outcome),
+            response=hand_response(outcome, revision=target.revision),
             status_code=200,
         )
 
