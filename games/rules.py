@@ -47,8 +47,15 @@ RULES_DIR = Path(__file__).with_name("rules")
 #: Every game's rules have these sections, in this order; ``variants`` only where the
 #: game has variants.
 SECTION_ORDER: tuple[str, ...] = (
-    "overview", "players-and-cards", "deal", "play", "special-cards", "scoring",
-    "variants", "house-rules", "quick-reference",
+    "overview",
+    "players-and-cards",
+    "deal",
+    "play",
+    "special-cards",
+    "scoring",
+    "variants",
+    "house-rules",
+    "quick-reference",
 )
 OPTIONAL_SECTIONS = frozenset({"variants"})
 
@@ -249,8 +256,9 @@ def _marker_card_points(ruleset: Ruleset, options: Mapping[str, Any], arg: str |
     return card_points_table(ruleset, options)
 
 
-def _marker_card_points_inline(ruleset: Ruleset, options: Mapping[str, Any],
-                               arg: str | None) -> str:
+def _marker_card_points_inline(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None
+) -> str:
     rows = _card_points_rows(ruleset, options)
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
     return " · ".join(f"{r['card']} = {_points_text(r['points'], signed)}" for r in rows)
@@ -265,8 +273,7 @@ def _marker_variants(ruleset: Ruleset, options: Mapping[str, Any], arg: str | No
     return "\n".join(lines)
 
 
-def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any],
-                            arg: str | None) -> str:
+def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
     parts = []
     for v in ruleset.variants:
         detail = v.description
@@ -280,24 +287,28 @@ def _option_choices(option: Mapping[str, Any]) -> str:
     if "min" in option:
         return f"any whole number {option['min']}–{option['max']}"
     choices = list(option["choices"])
-    if (len(choices) > 4 and all(isinstance(c, int) for c in choices)
-            and choices == list(range(choices[0], choices[-1] + 1))):
+    if (
+        len(choices) > 4
+        and all(isinstance(c, int) for c in choices)
+        and choices == list(range(choices[0], choices[-1] + 1))
+    ):
         return f"{choices[0]}–{choices[-1]}"
     return ", ".join(str(c) for c in choices)
 
 
 def options_table(ruleset: Ruleset) -> str:
-    """The game's house-rule options, as the engine defines them, as Markdown."""
+    """The game's house-rule options, as the engine defines them, as a Markdown list
+    (a table is too wide for a phone)."""
     options = ruleset.metadata()["options"]
     if not options:
         return "*This game has no house-rule options.*"
-    lines = ["| Option | Default | Choices | What it means |", "|---|---|---|---|"]
+    lines = ["Options you can set when creating a game:", ""]
     for name, option in options.items():
         default = option["default"]
-        shown = "by number of players" if default is None else str(default)
+        shown = "set by the number of players" if default is None else f"**{default}**"
         lines.append(
-            f"| {_cell(option['label'])} (`{name}`) | {_cell(shown)} | "
-            f"{_cell(_option_choices(option))} | {_cell(option['help'])} |"
+            f"- **{option['label']}** (`{name}`): default {shown}; "
+            f"choices {_option_choices(option)}. {option['help']}"
         )
     return "\n".join(lines)
 
@@ -310,7 +321,7 @@ def _marker_default(ruleset: Ruleset, options: Mapping[str, Any], arg: str | Non
     known = ruleset.metadata()["options"]
     if arg not in known:
         raise RulesError(f"{ruleset.slug}: no option {arg!r} for {{{{ default:{arg} }}}}")
-    value = options.get(arg, known[arg]["default"])
+    value = options.get(arg or "", known[arg]["default"])
     return str(value)
 
 
@@ -318,7 +329,7 @@ def _marker_deal_sizes(ruleset: Ruleset, options: Mapping[str, Any], arg: str | 
     from games.base import GameConfig
     from games.damn_you import deal_sizes
 
-    lines = ["| Players | Cards each | Short players (one card fewer) |", "|---|---|---|"]
+    lines = ["| Players | Cards dealt | Short hands |", "|---|---|---|"]
     for n in range(ruleset.min_players, ruleset.max_players + 1):
         players = tuple(range(1, n + 1))
         sizes = deal_sizes(GameConfig(ruleset.slug, players, None, {}), players[0])
@@ -327,8 +338,9 @@ def _marker_deal_sizes(ruleset: Ruleset, options: Mapping[str, Any], arg: str | 
         if big == small:
             lines.append(f"| {n} | {big} | none |")
         else:
-            lines.append(f"| {n} | {counts[big]} get {big}, {counts[small]} get {small} | "
-                         f"{counts[small]} |")
+            lines.append(
+                f"| {n} | {counts[big]} get {big}, {counts[small]} get {small} | {counts[small]} |"
+            )
     return "\n".join(lines)
 
 
@@ -354,8 +366,7 @@ def _marker_bowers(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None
     )
 
 
-def _marker_bowers_inline(ruleset: Ruleset, options: Mapping[str, Any],
-                          arg: str | None) -> str:
+def _marker_bowers_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
     return " · ".join(f"{_SUIT_SYMBOL[s]} {_card_label(j)}" for s, j in bowers())
 
 
@@ -376,13 +387,32 @@ _MARKERS: dict[str, Callable[[Ruleset, Mapping[str, Any], str | None], str]] = {
 
 
 def render_markdown(text: str) -> str:
-    """Markdown to HTML (tables and plain lists; the text is the project's own)."""
-    return markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    """Markdown to HTML (tables and plain lists; the text is the project's own), with
+    the red suits in red."""
+    rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    return re.sub("([♥♦])", r'<span class="suit-red">\1</span>', rendered)
 
 
 class _TextExtractor(HTMLParser):
-    _BLOCKS = frozenset({"p", "li", "td", "th", "tr", "h1", "h2", "h3", "h4", "br",
-                         "ul", "ol", "table", "div", "blockquote"})
+    _BLOCKS = frozenset(
+        {
+            "p",
+            "li",
+            "td",
+            "th",
+            "tr",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "br",
+            "ul",
+            "ol",
+            "table",
+            "div",
+            "blockquote",
+        }
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -393,51 +423,97 @@ class _TextExtractor(HTMLParser):
             self.parts.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in self._BLOCKS:
-            self.parts.append(" ")
+        if tag in ("td", "th"):
+            self.parts.append(" · ")
+        elif tag in self._BLOCKS:
+            self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        self.parts.append(data)
+        # Line breaks inside a paragraph are the source's wrapping, not the text's.
+        self.parts.append(re.sub(r"\s+", " ", data))
 
 
 def plain_text(markup: str) -> str:
-    """The text of an HTML fragment, whitespace collapsed."""
+    """The text of an HTML fragment: one line per block (paragraph, list item, table
+    row, with " · " between cells), other whitespace collapsed."""
     parser = _TextExtractor()
     parser.feed(markup)
     parser.close()
-    return " ".join("".join(parser.parts).split())
+    lines = (" ".join(line.split()).strip(" ·") for line in "".join(parser.parts).split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 # -- words: tokens, stems, the words players use -----------------------------------------
 
 #: Ignored in queries and text.
-STOPWORDS: frozenset[str] = frozenset("""
-a an the and or of to in on at by for with from into onto as is are be been being was were
-it its this that these those if then than so but not no nor you your yours yourself they
-them their theirs he she him his her hers we us our i me my do does did doing have has had
-having can could may might shall should will would what which who whom whose how when where
-why there here s t re ll ve d m don doesn didn isn aren also just very too some
-such happen happens happened about get gets got does
-""".split())
+_STOPWORD_TEXT = (
+    "a an the and or of to in on at by for with from into onto as is are be been "
+    "being was were it its this that these those if then than so but not no nor you "
+    "your yours yourself they them their theirs he she him his her hers we us our i "
+    "me my do does did doing have has had having can could may might shall should "
+    "will would what which who whom whose how when where why there here s t re ll ve "
+    "d m don doesn didn isn aren also just very too some such happen happens happened "
+    "about get gets got rule rules "
+)
+STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
 
 #: Irregular word forms, mapped to a form the stemmer treats like the regular ones.
 IRREGULAR: dict[str, str] = {
-    "drew": "draw", "drawn": "draw", "dealt": "deal", "won": "win", "went": "go",
-    "gone": "go", "going": "go", "goes": "go", "paid": "pay", "held": "hold", "tied": "tie",
-    "led": "lead", "laid": "lay", "chose": "choose", "chosen": "choose", "took": "take",
-    "taken": "take", "gave": "give", "given": "give", "lost": "lose", "caught": "catch",
-    "threw": "throw", "thrown": "throw", "use": "use", "uses": "use", "used": "use",
-    "using": "use", "shown": "show", "began": "begin", "begun": "begin",
+    "drew": "draw",
+    "drawn": "draw",
+    "dealt": "deal",
+    "won": "win",
+    "went": "go",
+    "gone": "go",
+    "going": "go",
+    "goes": "go",
+    "paid": "pay",
+    "held": "hold",
+    "tied": "tie",
+    "led": "lead",
+    "laid": "lay",
+    "chose": "choose",
+    "chosen": "choose",
+    "took": "take",
+    "taken": "take",
+    "gave": "give",
+    "given": "give",
+    "lost": "lose",
+    "caught": "catch",
+    "threw": "throw",
+    "thrown": "throw",
+    "use": "use",
+    "uses": "use",
+    "used": "use",
+    "using": "use",
+    "shown": "show",
+    "began": "begin",
+    "begun": "begin",
 }
 #: Spelling variants, applied to stems.
 SPELLING: dict[str, str] = {
-    "color": "colour", "neighbor": "neighbour", "favor": "favour", "jocker": "joker",
+    "color": "colour",
+    "neighbor": "neighbour",
+    "favor": "favour",
+    "jocker": "joker",
 }
 #: Number words become digits, so "draw five" finds "draw 5".
 NUMBER_WORDS: dict[str, str] = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "twenty": "20", "fifty": "50",
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twenty": "20",
+    "fifty": "50",
 }
 #: Single letters that name cards ("J♦").
 LETTERS: dict[str, str] = {"j": "jack", "q": "queen", "k": "king"}
@@ -490,8 +566,9 @@ def _strip_suffixes(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
-    elif word.endswith("es") and len(word) > 4 and (
-            word[-3] in "sxz" or word[-4:-2] in ("ch", "sh")):
+    elif (
+        word.endswith("es") and len(word) > 4 and (word[-3] in "sxz" or word[-4:-2] in ("ch", "sh"))
+    ):
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
@@ -554,9 +631,7 @@ def _terms(raw: str) -> tuple[str, ...]:
 
 def tokenize(text: str) -> list[Token]:
     """The words of ``text`` with their offsets and search terms (none for stopwords)."""
-    return [
-        Token(m.start(), m.end(), _terms(m[0])) for m in _TOKEN_RE.finditer(_fold(text))
-    ]
+    return [Token(m.start(), m.end(), _terms(m[0])) for m in _TOKEN_RE.finditer(_fold(text))]
 
 
 def terms(text: str) -> list[str]:
@@ -568,13 +643,13 @@ def _contains(sequence: Sequence[str], phrase: Sequence[str]) -> bool:
     n = len(phrase)
     if n == 0 or n > len(sequence):
         return False
-    return any(list(sequence[i:i + n]) == list(phrase) for i in range(len(sequence) - n + 1))
+    return any(list(sequence[i : i + n]) == list(phrase) for i in range(len(sequence) - n + 1))
 
 
 def _find(sequence: Sequence[str], phrase: Sequence[str]) -> int:
     n = len(phrase)
     for i in range(len(sequence) - n + 1):
-        if list(sequence[i:i + n]) == list(phrase):
+        if list(sequence[i : i + n]) == list(phrase):
             return i
     return -1
 
@@ -591,6 +666,7 @@ K1 = 1.2
 B = 0.75
 MIN_RELATIVE_SCORE = 0.2
 SNIPPET_TOKENS = 30
+SNIPPET_LOOKBACK = 10
 MAX_HITS = 10
 
 
@@ -605,9 +681,14 @@ class Hit:
     score: float
 
     def as_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "ruleset_name": self.ruleset_name,
-                "section": self.section, "title": self.title, "snippet": self.snippet,
-                "url": self.url}
+        return {
+            "ruleset": self.ruleset,
+            "ruleset_name": self.ruleset_name,
+            "section": self.section,
+            "title": self.title,
+            "snippet": self.snippet,
+            "url": self.url,
+        }
 
 
 @dataclass(frozen=True)
@@ -673,11 +754,19 @@ def _make_doc(index: int, rules: Rules, section: Section) -> _Doc:
     body_terms = [t for token in body_tokens for t in token.terms]
     keyword_phrases = [terms(k) for k in section.keywords]
     return _Doc(
-        index=index, ruleset=rules.ruleset, ruleset_name=rules.name, section=section.slug,
-        title=section.title, text=section.text, url=rules_url(rules.ruleset, section.slug),
-        title_terms=terms(section.title), keyword_phrases=keyword_phrases,
+        index=index,
+        ruleset=rules.ruleset,
+        ruleset_name=rules.name,
+        section=section.slug,
+        title=section.title,
+        text=section.text,
+        url=rules_url(rules.ruleset, section.slug),
+        title_terms=terms(section.title),
+        keyword_phrases=keyword_phrases,
         keyword_terms={t for p in keyword_phrases for t in p},
-        body_tokens=body_tokens, body_terms=body_terms, tf=Counter(body_terms),
+        body_tokens=body_tokens,
+        body_terms=body_terms,
+        tf=Counter(body_terms),
     )
 
 
@@ -690,7 +779,8 @@ def _search_corpus() -> _Corpus:
             docs.append(_make_doc(len(docs), rules, section))
             for source in (section.title, section.text, *section.keywords):
                 vocabulary.update(
-                    w for w in re.findall(r"[a-z]+", _fold(source))
+                    w
+                    for w in re.findall(r"[a-z]+", _fold(source))
                     if len(w) >= 3 and w not in STOPWORDS
                 )
     df: Counter[str] = Counter()
@@ -698,7 +788,10 @@ def _search_corpus() -> _Corpus:
         df.update(set(doc.tf) | doc.keyword_terms | set(doc.title_terms))
     avg = sum(d.length for d in docs) / len(docs)
     return _Corpus(
-        docs=docs, df=df, avg_length=avg, vocabulary=vocabulary,
+        docs=docs,
+        df=df,
+        avg_length=avg,
+        vocabulary=vocabulary,
         synonyms=[[terms(p) for p in group] for group in SYNONYMS],
         game_names={slug: [terms(n) for n in names] for slug, names in GAME_NAMES.items()},
     )
@@ -706,11 +799,21 @@ def _search_corpus() -> _Corpus:
 
 @dataclass
 class _Query:
-    weights: dict[str, float]
-    #: original term -> the terms (itself and synonyms) that cover it
-    covers: dict[str, set[str]]
-    phrases: list[tuple[list[str], float]]
+    #: the query's own terms, in order, without repeats
+    originals: list[str]
+    #: original term -> synonym phrases that can stand in for it
+    alternatives: dict[str, list[list[str]]]
+    #: the whole query when it has several words: a bonus where it appears as written
+    phrases: list[list[str]]
     games: set[str]
+
+    def highlight_terms(self) -> set[str]:
+        """What the snippet marks: the query's words and one-word synonyms (a synonym
+        such as "pick up" would mark every "up")."""
+        found = set(self.originals)
+        for phrases in self.alternatives.values():
+            found.update(p[0] for p in phrases if len(p) == 1)
+        return found
 
 
 def _parse_query(q: str, corpus: _Corpus) -> _Query:
@@ -721,53 +824,77 @@ def _parse_query(q: str, corpus: _Corpus) -> _Query:
             at = _find(query_terms, name) if name else -1
             if at >= 0 and len(query_terms) > len(name):
                 games.add(slug)
-                query_terms = query_terms[:at] + query_terms[at + len(name):]
+                query_terms = query_terms[:at] + query_terms[at + len(name) :]
                 break
-    weights: dict[str, float] = {}
-    covers: dict[str, set[str]] = {}
-    phrases: list[tuple[list[str], float]] = []
-    for term in query_terms:
-        weights[term] = 1.0
-        covers.setdefault(term, {term})
+    originals = list(dict.fromkeys(query_terms))
+    alternatives: dict[str, list[list[str]]] = {t: [] for t in originals}
+    phrases: list[list[str]] = []
     if len(query_terms) >= 2:
-        phrases.append((list(query_terms), 1.0))
+        phrases.append(list(query_terms))
     for group in corpus.synonyms:
         present = [p for p in group if p and _contains(query_terms, p)]
         if not present:
             continue
-        originals = {t for p in present for t in p}
+        replaced = {t for p in present for t in p}
         for phrase in group:
             if phrase in present or not phrase:
                 continue
-            for term in phrase:
-                if term not in weights:
-                    weights[term] = SYNONYM_WEIGHT
-                for original in originals:
-                    covers[original].add(term)
-            if len(phrase) >= 2:
-                phrases.append((phrase, SYNONYM_WEIGHT))
-    return _Query(weights=weights, covers=covers, phrases=phrases, games=games)
+            for original in replaced:
+                if phrase not in alternatives[original]:
+                    alternatives[original].append(phrase)
+    return _Query(originals=originals, alternatives=alternatives, phrases=phrases, games=games)
+
+
+def _has_phrase(doc: _Doc, phrase: Sequence[str]) -> bool:
+    """Whether the doc has these terms one after the other (a synonym like "pick up"
+    means nothing when its words are apart)."""
+    if len(phrase) == 1:
+        return doc.has(phrase[0])
+    return (
+        _contains(doc.body_terms, phrase)
+        or _contains(doc.title_terms, phrase)
+        or any(_contains(k, phrase) for k in doc.keyword_phrases)
+    )
+
+
+def _term_score(doc: _Doc, term: str, corpus: _Corpus) -> float:
+    tf = doc.tf.get(term, 0)
+    norm = K1 * (1 - B + B * doc.length / corpus.avg_length)
+    field_score = (
+        (TITLE_WEIGHT if term in doc.title_terms else 0.0)
+        + (KEYWORD_WEIGHT if term in doc.keyword_terms else 0.0)
+        + (tf * (K1 + 1) / (tf + norm) if tf else 0.0)
+    )
+    return corpus.idf(term) * field_score
 
 
 def _score(doc: _Doc, query: _Query, corpus: _Corpus) -> float:
+    # Each query word counts once: as written, or (at a lower weight) through the best
+    # of its synonyms. A word found only through a synonym also counts half towards
+    # coverage, so "draw five" prefers rules saying "draw 5" to those saying "pick up 5".
     score = 0.0
-    norm = K1 * (1 - B + B * doc.length / corpus.avg_length)
-    for term, weight in query.weights.items():
-        tf = doc.tf.get(term, 0)
-        field_score = (
-            (TITLE_WEIGHT if term in doc.title_terms else 0.0)
-            + (KEYWORD_WEIGHT if term in doc.keyword_terms else 0.0)
-            + (tf * (K1 + 1) / (tf + norm) if tf else 0.0)
+    covered = 0.0
+    for term in query.originals:
+        direct = _term_score(doc, term, corpus)
+        via_synonym = max(
+            (
+                SYNONYM_WEIGHT * sum(_term_score(doc, t, corpus) for t in phrase) / len(phrase)
+                for phrase in query.alternatives[term]
+                if _has_phrase(doc, phrase)
+            ),
+            default=0.0,
         )
-        score += weight * corpus.idf(term) * field_score
+        score += max(direct, via_synonym)
+        if direct > 0:
+            covered += 1.0
+        elif via_synonym > 0:
+            covered += SYNONYM_WEIGHT
     if score == 0.0:
         return 0.0
-    for phrase, weight in query.phrases:
-        if (_contains(doc.body_terms, phrase) or _contains(doc.title_terms, phrase)
-                or any(_contains(k, phrase) for k in doc.keyword_phrases)):
-            score += weight * PHRASE_BONUS * sum(corpus.idf(t) for t in phrase)
-    covered = sum(1 for cover in query.covers.values() if any(doc.has(t) for t in cover))
-    coverage = covered / len(query.covers)
+    for phrase in query.phrases:
+        if _has_phrase(doc, phrase):
+            score += PHRASE_BONUS * sum(corpus.idf(t) for t in phrase)
+    coverage = covered / len(query.originals)
     score *= coverage * coverage
     if doc.section == "quick-reference":
         score *= QUICK_REFERENCE_FACTOR
@@ -776,8 +903,12 @@ def _score(doc: _Doc, query: _Query, corpus: _Corpus) -> float:
     return score
 
 
-def snippet(text: str, match_terms: Iterable[str], tokens: Sequence[Token] | None = None,
-            width: int = SNIPPET_TOKENS) -> str:
+def snippet(
+    text: str,
+    match_terms: Iterable[str],
+    tokens: Sequence[Token] | None = None,
+    width: int = SNIPPET_TOKENS,
+) -> str:
     """An excerpt of ``text`` around the best cluster of matching words, HTML-escaped,
     with the matching words in ``<mark>``."""
     wanted = set(match_terms)
@@ -793,15 +924,23 @@ def snippet(text: str, match_terms: Iterable[str], tokens: Sequence[Token] | Non
         if key > best_key:
             best_start, best_key = start, key
     first = next((i for i in range(best_start, len(tokens)) if hits[i]), best_start)
-    start = max(0, min(first - 6, best_start + width - 1))
+    # Begin at the start of the sentence (or table cell, list item) of the first match
+    # when it is close by, else a few words before the match.
+    start = max(0, first - 6)
+    for back in range(first, max(-1, first - SNIPPET_LOOKBACK - 1), -1):
+        if back == 0 or any(
+            c in ".!?:;\n" for c in text[tokens[back - 1].end : tokens[back].start]
+        ):
+            start = back
+            break
     start = max(0, min(start, len(tokens) - width))
     end = min(len(tokens), start + width)
     out = ["…" if start > 0 else ""]
     cursor = tokens[start].start
     for i in range(start, end):
         token = tokens[i]
-        out.append(html.escape(text[cursor:token.start]))
-        word = html.escape(text[token.start:token.end])
+        out.append(html.escape(text[cursor : token.start]))
+        word = html.escape(text[token.start : token.end])
         out.append(f"<mark>{word}</mark>" if hits[i] else word)
         cursor = token.end
     if end < len(tokens):
@@ -818,23 +957,31 @@ def search(q: str, ruleset: str | None = None, *, limit: int = MAX_HITS) -> list
         get_ruleset(ruleset)
     corpus = _search_corpus()
     query = _parse_query(q, corpus)
-    if not query.weights:
+    if not query.originals:
         return []
     scored = [
         (round(_score(doc, query, corpus), 6), doc)
-        for doc in corpus.docs if not ruleset or doc.ruleset == ruleset
+        for doc in corpus.docs
+        if not ruleset or doc.ruleset == ruleset
     ]
     scored = [(s, d) for s, d in scored if s > 0]
     if not scored:
         return []
     scored.sort(key=lambda pair: (-pair[0], pair[1].index))
     top = scored[0][0]
-    wanted = set(query.weights)
+    wanted = query.highlight_terms()
     return [
-        Hit(ruleset=doc.ruleset, ruleset_name=doc.ruleset_name, section=doc.section,
-            title=doc.title, snippet=snippet(doc.text, wanted, doc.body_tokens),
-            url=doc.url, score=s)
-        for s, doc in scored[:limit] if s >= top * MIN_RELATIVE_SCORE
+        Hit(
+            ruleset=doc.ruleset,
+            ruleset_name=doc.ruleset_name,
+            section=doc.section,
+            title=doc.title,
+            snippet=snippet(doc.text, wanted, doc.body_tokens),
+            url=doc.url,
+            score=s,
+        )
+        for s, doc in scored[:limit]
+        if s >= top * MIN_RELATIVE_SCORE
     ]
 
 
@@ -843,8 +990,7 @@ def _edit_distance(a: str, b: str) -> int:
     for i, ca in enumerate(a, start=1):
         current = [i]
         for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (ca != cb)))
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
         previous = current
     return previous[-1]
 
@@ -887,10 +1033,17 @@ def search_index() -> dict[str, Any]:
     """Everything the browser needs to search offline exactly as :func:`search` does:
     the word tables and each section's title, keywords and plain text."""
     docs = [
-        {"ruleset": rules.ruleset, "ruleset_name": rules.name, "section": s.slug,
-         "title": s.title, "keywords": list(s.keywords), "text": s.text,
-         "url": rules_url(rules.ruleset, s.slug)}
-        for rules in all_rules() for s in rules.sections
+        {
+            "ruleset": rules.ruleset,
+            "ruleset_name": rules.name,
+            "section": s.slug,
+            "title": s.title,
+            "keywords": list(s.keywords),
+            "text": s.text,
+            "url": rules_url(rules.ruleset, s.slug),
+        }
+        for rules in all_rules()
+        for s in rules.sections
     ]
     data: dict[str, Any] = {
         "stopwords": sorted(STOPWORDS),
@@ -903,14 +1056,22 @@ def search_index() -> dict[str, Any]:
         "game_names": {k: list(v) for k, v in GAME_NAMES.items()},
         "topics": list(TOPICS),
         "weights": {
-            "title": TITLE_WEIGHT, "keyword": KEYWORD_WEIGHT, "synonym": SYNONYM_WEIGHT,
-            "phrase": PHRASE_BONUS, "quick_reference": QUICK_REFERENCE_FACTOR,
-            "game_name": GAME_NAME_FACTOR, "k1": K1, "b": B,
-            "min_relative": MIN_RELATIVE_SCORE, "snippet_tokens": SNIPPET_TOKENS,
+            "title": TITLE_WEIGHT,
+            "keyword": KEYWORD_WEIGHT,
+            "synonym": SYNONYM_WEIGHT,
+            "phrase": PHRASE_BONUS,
+            "quick_reference": QUICK_REFERENCE_FACTOR,
+            "game_name": GAME_NAME_FACTOR,
+            "k1": K1,
+            "b": B,
+            "min_relative": MIN_RELATIVE_SCORE,
+            "snippet_lookback": SNIPPET_LOOKBACK,
+            "snippet_tokens": SNIPPET_TOKENS,
             "max_hits": MAX_HITS,
         },
-        "rulesets": [{"slug": r.ruleset, "name": r.name, "url": rules_url(r.ruleset)}
-                     for r in all_rules()],
+        "rulesets": [
+            {"slug": r.ruleset, "name": r.name, "url": rules_url(r.ruleset)} for r in all_rules()
+        ],
         "docs": docs,
     }
     payload = json.dumps(data, sort_keys=True, ensure_ascii=False)
@@ -944,10 +1105,15 @@ def _dirt_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) ->
     prefix = ""
     if number is not None and left is not None:
         prefix = f"Hand {number} of {int(number) + int(left) - 1}: "
-    effect = (f"a {rank} skips the next player and the one after draws {rank}"
-              if rank == "7" else f"a {rank} makes the next player draw {rank}")
-    return (f"{prefix}{rank}s are dirt. Laid in suit, {effect} per dirt card unless they "
-            f"answer with a {rank}; each {rank} left in a hand scores {DIRT_POINTS}.")
+    effect = (
+        f"a {rank} skips the next player and the one after draws {rank}"
+        if rank == "7"
+        else f"a {rank} makes the next player draw {rank}"
+    )
+    return (
+        f"{prefix}{rank}s are dirt. Laid in suit, {effect} per dirt card unless they "
+        f"answer with a {rank}; each {rank} left in a hand scores {DIRT_POINTS}."
+    )
 
 
 def _damn_you_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
@@ -966,9 +1132,11 @@ def _damn_you_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None
 
 
 def _dirty_uno_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
-    return ("Settle the last card before counting: after a +2 or Wild +4 the next player "
-            "draws, after an identical card the previous player draws, after a 0 no hands "
-            "pass.")
+    return (
+        "Settle the last card before counting: after a +2 or Wild +4 the next player "
+        "draws, after an identical card the previous player draws, after a 0 no hands "
+        "pass."
+    )
 
 
 def _dirty_deals_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
@@ -983,8 +1151,10 @@ def _syn_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> 
 
     dealer = next_hand.get("dealer")
     who = _name(dealer, names) if dealer is not None else "the dealer"
-    return (f"{who} deals 8 each. Red aces are live for {who} alone if the grabbed portion "
-            f"ends within {RED_ACES_MARGIN} cards of exact.")
+    return (
+        f"{who} deals 8 each. Red aces are live for {who} alone if the grabbed portion "
+        f"ends within {RED_ACES_MARGIN} cards of exact."
+    )
 
 
 _HINTS: dict[str, Callable[[Mapping[str, Any], Mapping[Any, str] | None], str]] = {
@@ -996,8 +1166,9 @@ _HINTS: dict[str, Callable[[Mapping[str, Any], Mapping[Any, str] | None], str]] 
 }
 
 
-def context_hint(slug: str, next_hand: Mapping[str, Any] | None,
-                 names: Mapping[Any, str] | None = None) -> str:
+def context_hint(
+    slug: str, next_hand: Mapping[str, Any] | None, names: Mapping[Any, str] | None = None
+) -> str:
     """One line of rules that matters for the hand about to be played (``next_hand`` as
     :meth:`Ruleset.play` returns it), with player ids replaced by ``names``. Empty when
     the game is over.

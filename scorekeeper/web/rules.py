@@ -1,9 +1,233 @@
-from django.http import HttpRequest, HttpResponse
-from django.urls import path
+"""The rules reference pages, their search, and what makes them work offline.
+
+* ``/rules/`` — the five games and a search box;
+* ``/rules/<slug>/`` — a game's rules: contents, every section, the quick reference card;
+* ``/rules/<slug>/panel/`` — the same rules as a fragment for the score sheet's overlay;
+* ``/rules/search/?q=&ruleset=`` — results as a page, or just the results for htmx;
+* ``/rules/index.json`` — the search index the browser searches when offline;
+* ``/offline/`` — what the service worker shows for a page it does not have;
+* ``/sw.js`` — the service worker, at the root so that it controls the whole site.
+
+The text and the search come from :mod:`games.rules`; nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template import engines
+from django.template.loader import get_template
+from django.templatetags.static import static
+from django.urls import path, reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from games import RULESETS, rules
+
+MAX_QUERY = 200
+
+#: Static files every page needs; the service worker keeps them for offline use.
+SHELL_STATIC = (
+    "css/app.css",
+    "css/rules.css",
+    "js/pwa.js",
+    "js/rules-search.js",
+    "js/rules-overlay.js",
+    "manifest.webmanifest",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+    "icons/icon-maskable-512.png",
+    "icons/apple-touch-icon.png",
+    "icons/icon.svg",
+)
 
 
+def _game(slug: str) -> rules.Rules:
+    if slug not in RULESETS:
+        raise Http404(f"No game '{slug}'.")
+    return rules.rules_for(slug)
+
+
+def _games() -> list[dict[str, Any]]:
+    return [
+        {
+            "slug": r.slug,
+            "name": rules.rules_for(r.slug).name,
+            "meta": r.metadata(),
+            "url": reverse("rules_detail", args=[r.slug]),
+        }
+        for r in RULESETS.values()
+    ]
+
+
+@require_GET
 def rules_index(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("rules")
+    return render(request, "rules/index.html", {"games": _games()})
 
 
-urlpatterns = [path("rules/", rules_index, name="rules_index")]
+@require_GET
+def rules_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    game = _game(slug)
+    return render(
+        request,
+        "rules/detail.html",
+        {"game": game, "meta": RULESETS[slug].metadata(), "games": _games()},
+    )
+
+
+@require_GET
+def rules_panel(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules as a fragment (no page around it) for the overlay on the score sheet."""
+    game = _game(slug)
+    response = render(request, "rules/_panel.html", {"game": game, "prefix": "rp-"})
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _search_context(request: HttpRequest) -> dict[str, Any]:
+    q = request.GET.get("q", "").strip()[:MAX_QUERY]
+    ruleset = request.GET.get("ruleset", "").strip()
+    if ruleset not in RULESETS:
+        ruleset = ""
+    panel = request.GET.get("panel") == "1"
+    hits = rules.search(q, ruleset or None) if q else []
+    suggestions = rules.suggest(q, ruleset or None) if q and not hits else []
+    ruleset_name = rules.rules_for(ruleset).name if ruleset else ""
+    return {
+        "q": q,
+        "ruleset": ruleset,
+        "ruleset_name": ruleset_name,
+        "panel": panel,
+        # Inside the sheet's overlay a hit in the game on show jumps to its section there;
+        # other games open in a new tab, so nothing on the sheet is lost.
+        "hits": [
+            {
+                **hit.as_dict(),
+                "href": f"#rp-{hit.section}" if panel and hit.ruleset == ruleset else hit.url,
+                "external": panel and hit.ruleset != ruleset,
+            }
+            for hit in hits
+        ],
+        "suggestions": [
+            {
+                **s.as_dict(),
+                "href": _search_url(s.q, s.ruleset, panel),
+                "ruleset_name": rules.rules_for(s.ruleset).name if s.ruleset else "",
+            }
+            for s in suggestions
+        ],
+        "games": _games(),
+    }
+
+
+def _search_url(q: str, ruleset: str | None, panel: bool = False) -> str:
+    params: dict[str, str] = {"q": q}
+    if ruleset:
+        params["ruleset"] = ruleset
+    if panel:
+        params["panel"] = "1"
+    return f"{reverse('rules_search')}?{urlencode(params)}"
+
+
+@require_GET
+def rules_search(request: HttpRequest) -> HttpResponse:
+    context = _search_context(request)
+    htmx = getattr(request, "htmx", None)
+    if htmx and not htmx.history_restore_request:
+        response = render(request, "rules/search.html#results", context)
+    else:
+        response = render(request, "rules/search.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def rules_index_json(request: HttpRequest) -> HttpResponse:
+    index = rules.search_index()
+    etag = f'"{index["version"]}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponse(status=304, headers={"ETag": etag})
+    response = JsonResponse(index, json_dumps_params={"ensure_ascii": False})
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules/offline.html", {"games": _games()})
+
+
+def _htmx_static_urls() -> list[str]:
+    """The htmx scripts base.html loads (whatever django-htmx version is installed)."""
+    template = engines["django"].from_string(
+        "{% load django_htmx %}{% htmx_script %}{% django_htmx_script %}"
+    )
+    return re.findall(r'src="([^"]+)"', template.render({}))
+
+
+def precache_urls() -> list[str]:
+    """What the service worker stores on install: the app shell and every rules page."""
+    pages = [reverse("rules_index"), reverse("rules_search"), reverse("offline")]
+    for slug in RULESETS:
+        pages.append(reverse("rules_detail", args=[slug]))
+        pages.append(reverse("rules_panel", args=[slug]))
+    pages.append(reverse("rules_index_json"))
+    assets = [static(name) for name in SHELL_STATIC] + _htmx_static_urls()
+    return pages + list(dict.fromkeys(assets))
+
+
+def _static_fingerprint() -> str:
+    """A hash of the shell's static files, so that a changed file makes a new service
+    worker even where static URLs carry no content hash (DEBUG, tests)."""
+    digest = hashlib.sha256()
+    for name in SHELL_STATIC:
+        found = finders.find(name)
+        if isinstance(found, str):
+            digest.update(Path(found).read_bytes())
+    return digest.hexdigest()
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    urls = precache_urls()
+    template = get_template("rules/sw.js")
+    source = getattr(getattr(template, "template", None), "source", "")
+    version = hashlib.sha256(
+        json.dumps([rules.search_index()["version"], urls, source, _static_fingerprint()]).encode()
+    ).hexdigest()[:16]
+    body = template.render(
+        {
+            "version": version,
+            "precache_json": json.dumps(urls),
+            "search_script_json": json.dumps(static("js/rules-search.js")),
+            "offline_url_json": json.dumps(reverse("offline")),
+            "search_url_json": json.dumps(reverse("rules_search")),
+            "index_url_json": json.dumps(reverse("rules_index_json")),
+            "rules_prefix_json": json.dumps(reverse("rules_index")),
+            "static_prefix_json": json.dumps(static("")),
+        }
+    )
+    response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    patch_cache_control(response, no_cache=True, max_age=0)
+    return response
+
+
+urlpatterns = [
+    path("rules/", rules_index, name="rules_index"),
+    path("rules/search/", rules_search, name="rules_search"),
+    path("rules/index.json", rules_index_json, name="rules_index_json"),
+    path("rules/<slug:slug>/", rules_detail, name="rules_detail"),
+    path("rules/<slug:slug>/panel/", rules_panel, name="rules_panel"),
+    path("offline/", offline, name="offline"),
+    path("sw.js", service_worker, name="service_worker"),
+]

@@ -12,9 +12,7 @@ import pytest
 import games
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = sorted(
-    name for _, name, _ in pkgutil.walk_packages(games.__path__, prefix="games.")
-)
+MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(games.__path__, prefix="games."))
 
 
 @pytest.mark.parametrize("name", MODULES)
