@@ -232,8 +232,9 @@ def hand_record(
         outcome = state.hands[-1]
         # A hand number that was undone and is recorded again continues its history.
         previous = (
-            HandRevision.objects.filter(game=locked, number=outcome.number)
-            .aggregate(last=Max("revision"))["last"]
+            HandRevision.objects.filter(game=locked, number=outcome.number).aggregate(
+                last=Max("revision")
+            )["last"]
             or 0
         )
         hand = Hand.objects.create(

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 from scorekeeper.services.players import player_create
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
         max_length=60,
         required=False,

@@ -1,0 +1,227 @@
+"""Form input of the score-sheet pages, turned into the shapes the API takes.
+
+The pages post plain HTML forms (they work without JavaScript); these functions build
+from them exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept, so
+the same services (and the engine behind them) check and score both. Nothing here
+validates the rules: a bad value is passed on as typed and the engine names the problem.
+
+An :class:`Entry` is the other direction: the raw values of a hand form, from a post (to
+show them again next to an error) or from a stored hand (to correct it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.http import QueryDict
+
+from games import Ruleset
+
+#: Rulesets whose hands are the cards (or points) left in every other player's hand.
+LEFT_IN_HAND = ("dirt", "dirty-uno")
+
+
+def _text(data: QueryDict | Mapping[str, Any], name: str) -> str:
+    value = data.get(name)
+    return str(value).strip() if value is not None else ""
+
+
+def _codes(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+# -- hand entry ---------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerEntry:
+    """What was entered for one player (all as typed)."""
+
+    cards: str = ""
+    points: str = ""
+    passes: str = ""
+    cards_left: str = ""
+
+
+@dataclass
+class Entry:
+    """The values of a hand form, as typed."""
+
+    winner: str = ""
+    players: dict[int, PlayerEntry] = field(default_factory=dict)
+    suit: str = ""
+    surplus: list[str] = field(default_factory=list)
+    surplus_count: str = ""
+    bower_in_surplus: bool = False
+    bower_holder: str = ""
+
+    def for_player(self, player: int) -> PlayerEntry:
+        return self.players.get(player) or PlayerEntry()
+
+    @classmethod
+    def from_post(cls, data: QueryDict, players: Sequence[int]) -> Entry:
+        return cls(
+            winner=_text(data, "winner"),
+            players={
+                p: PlayerEntry(
+                    cards=_text(data, f"cards_{p}"),
+                    points=_text(data, f"points_{p}"),
+                    passes=_text(data, f"passes_{p}"),
+                    cards_left=_text(data, f"cards_left_{p}"),
+                )
+                for p in players
+            },
+            suit=_text(data, "suit"),
+            surplus=[c for c in data.getlist("surplus") if c.strip()],
+            surplus_count=_text(data, "surplus_count"),
+            bower_in_surplus=_text(data, "bower_in_surplus").lower() in {"1", "on", "true"},
+            bower_holder=_text(data, "bower_holder"),
+        )
+
+    @classmethod
+    def from_input(cls, hand_input: Mapping[str, Any]) -> Entry:
+        """The form values that show a stored (normalised) hand input again."""
+        entry = cls(winner=str(hand_input.get("winner") or ""))
+        for result in hand_input.get("results") or []:
+            player = int(result["player"])
+            row = entry.players.setdefault(player, PlayerEntry())
+            if result.get("cards") is not None:
+                row.cards = " ".join(result["cards"])
+            if result.get("points") is not None:
+                row.points = str(result["points"])
+            if result.get("passes") is not None:
+                row.passes = str(result["passes"])
+            if result.get("cards_left") is not None:
+                row.cards_left = str(result["cards_left"])
+        entry.suit = str(hand_input.get("suit") or "")
+        entry.surplus = list(hand_input.get("surplus") or [])
+        if hand_input.get("surplus_count") is not None:
+            entry.surplus_count = str(hand_input["surplus_count"])
+        entry.bower_in_surplus = bool(hand_input.get("bower_in_surplus"))
+        holder = hand_input.get("bower_holder")
+        entry.bower_holder = "" if holder is None else str(holder)
+        return entry
+
+
+def _winner(entry: Entry) -> str | None:
+    return entry.winner or None
+
+
+def hand_input_from_entry(ruleset: str, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+    """The API body of ``POST /games/{id}/hands/`` for what the form holds."""
+    if ruleset in LEFT_IN_HAND:
+        results: list[dict[str, Any]] = []
+        for p in players:
+            row = entry.for_player(p)
+            result: dict[str, Any] = {"player": p}
+            if row.cards:
+                result["cards"] = _codes(row.cards)
+            if row.points:
+                result["points"] = row.points
+            # The player who went out needs no line; one with something typed keeps it,
+            # so the engine can say that whoever went out holds nothing.
+            if str(p) == entry.winner and len(result) == 1:
+                continue
+            results.append(result)
+        return {"winner": _winner(entry), "results": results}
+    if ruleset == "damn-you":
+        return {
+            "winner": _winner(entry),
+            "results": [
+                {
+                    "player": p,
+                    "passes": entry.for_player(p).passes or 0,
+                    "cards_left": (
+                        entry.for_player(p).cards_left or (0 if str(p) == entry.winner else None)
+                    ),
+                }
+                for p in players
+            ],
+        }
+    if ruleset == "dirty-deals":
+        body: dict[str, Any] = {"winner": _winner(entry), "suit": entry.suit or None}
+        if entry.surplus or not entry.surplus_count:
+            body["surplus"] = list(entry.surplus)
+        else:
+            body["surplus_count"] = entry.surplus_count
+            body["bower_in_surplus"] = entry.bower_in_surplus
+        body["bower_holder"] = entry.bower_holder or None
+        return body
+    return {"winner": _winner(entry)}
+
+
+# -- new game -----------------------------------------------------------------------------
+
+
+@dataclass
+class SeatEntry:
+    """One seat of the new-game form: an existing player picked, or a new name typed."""
+
+    player: str = ""
+    name: str = ""
+    team: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.player and not self.name
+
+
+@dataclass
+class NewGameEntry:
+    """The new-game form as typed."""
+
+    ruleset: str
+    variant: str = ""
+    options: dict[str, str] = field(default_factory=dict)
+    seats: list[SeatEntry] = field(default_factory=list)
+    partners: bool = False
+    first_dealer: str = "0"
+    league: str = ""
+
+    @classmethod
+    def initial(cls, rules: Ruleset, *, own_player: int | None) -> NewGameEntry:
+        count = min(rules.max_players, max(rules.min_players, 4))
+        seats = [SeatEntry(team=str(i % 2 + 1)) for i in range(count)]
+        if own_player is not None:
+            seats[0].player = str(own_player)
+        return cls(
+            ruleset=rules.slug,
+            variant=rules.default_variant or "",
+            options={o.name: "" if o.default is None else str(o.default) for o in rules.options},
+            seats=seats,
+        )
+
+    @classmethod
+    def from_post(cls, data: QueryDict, rules: Ruleset) -> NewGameEntry:
+        try:
+            count = int(_text(data, "seat_count"))
+        except ValueError:
+            count = min(rules.max_players, max(rules.min_players, 4))
+        count = max(1, min(count, rules.max_players))
+        seats = [
+            SeatEntry(
+                player=_text(data, f"seat-{i}-player"),
+                name=_text(data, f"seat-{i}-name"),
+                team=_text(data, f"seat-{i}-team"),
+            )
+            for i in range(count)
+        ]
+        return cls(
+            ruleset=rules.slug,
+            variant=_text(data, "variant"),
+            options={o.name: _text(data, f"option-{o.name}") for o in rules.options},
+            seats=seats,
+            partners=rules.supports_teams and _text(data, "partners") in {"1", "on"},
+            first_dealer=_text(data, "first_dealer") or "0",
+            league=_text(data, "league"),
+        )
+
+    def filled_seats(self) -> list[tuple[int, SeatEntry]]:
+        """The seats with a player, with their row index, in seating order."""
+        return [(i, s) for i, s in enumerate(self.seats) if not s.empty]
+
+    def options_payload(self) -> dict[str, str]:
+        """The options the table set; an empty value keeps the game's default."""
+        return {name: value for name, value in self.options.items() if value != ""}

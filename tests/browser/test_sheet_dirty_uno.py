@@ -1,0 +1,104 @@
+"""Full games of Dirty UNO kept from a phone, both scoring methods: UNO value pads with
+colours, counted totals, exactly 500 dropping to 0 and the game ending past 500."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.sheet_ui import (
+    cells,
+    counted,
+    footer,
+    no_sideways_scroll,
+    pad_shows,
+    ranking,
+    running,
+    save,
+    serial_live_server,  # noqa: F401  (this module's live_server)
+    shoot,
+    start_game,
+    tap,
+    watch,
+    went_out,
+)
+
+
+def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    problems = watch(page)
+    start_game(page, live_server, "dirty-uno", ["Ana", "Bo", "Cy"])
+    no_sideways_scroll(page)
+    expect(page.locator("#entry .reminder")).to_contain_text("settle the last card")
+
+    went_out(page, "Ana")
+    counted(page, "Bo", 400)
+    counted(page, "Cy", 50)
+    save(page, 1)
+    assert footer(page) == ["450", "0", "0"]
+
+    # The spec: Ana at 450 goes out, Bo holds a Wild: 500 drops back to 0.
+    went_out(page, "Ana")
+    tap(page, "Bo", "W")
+    pad_shows(page, "Bo", "50 pts")
+    counted(page, "Cy", 0)
+    expect(page.locator(".pad[data-name='Ana'] .pad-points")).to_have_text("scores 50")
+    save(page, 2)
+    assert running(page, 2)[0] == "0"
+    expect(page.locator(".hand-row[data-hand='2'] td .note")).to_have_text("500 → 0")
+
+    went_out(page, "Ana")
+    counted(page, "Bo", 200)
+    counted(page, "Cy", 220)
+    save(page, 3)
+    assert footer(page) == ["420", "0", "0"]
+
+    # The spec: Ana at 420; Bo holds B+2 YS RR (60), Cy G9 Y0 (59): 539, game over.
+    went_out(page, "Ana")
+    tap(page, "Bo", "B:+2", "Y:S", "R:R")
+    pad_shows(page, "Bo", "60 pts")
+    tap(page, "Cy", "G:9", "Y:0")
+    pad_shows(page, "Cy", "59 pts")
+    expect(page.locator(".pad[data-name='Ana'] .pad-points")).to_have_text("scores 119")
+    shoot(page, "uno-standard-entry")
+    save(page, 4)
+    assert cells(page, 4) == ["119", "·", "·"]
+    assert footer(page) == ["539", "0", "0"]
+    expect(page.locator(".result-winners")).to_contain_text("Ana wins")
+    assert ranking(page)[0] == "1st Ana 539"
+    no_sideways_scroll(page)
+    assert not problems, problems
+
+
+def test_penalty_scoring_lowest_wins(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    problems = watch(page)
+    start_game(page, live_server, "dirty-uno", ["Ana", "Bo", "Cy"], options={"scoring": "penalty"})
+    went_out(page, "Ana")
+    counted(page, "Bo", 300)
+    counted(page, "Cy", 100)
+    save(page, 1)
+    went_out(page, "Bo")
+    counted(page, "Ana", 470)
+    counted(page, "Cy", 0)
+    save(page, 2)
+    assert footer(page) == ["470", "300", "100"]
+
+    # The spec's penalty examples: 493 / 354 / 100, then 543 and 101: Cy wins.
+    went_out(page, "Cy")
+    tap(page, "Ana", "Y:3", "R:+2")
+    pad_shows(page, "Ana", "23 pts")
+    tap(page, "Bo", "W+4", "G:4")
+    pad_shows(page, "Bo", "54 pts")
+    save(page, 3)
+    assert footer(page) == ["493", "354", "100"]
+    went_out(page, "Bo")
+    tap(page, "Ana", "G:7")
+    tap(page, "Cy", "R:1")
+    save(page, 4)
+    assert footer(page) == ["543", "354", "101"]
+    expect(page.locator(".result-winners")).to_contain_text("Cy wins")
+    assert ranking(page) == ["1st Cy 101", "2nd Bo 354", "3rd Ana 543"]
+    shoot(page, "uno-penalty-finished")
+    assert not problems, problems
