@@ -118,6 +118,12 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["league", "status", "-created_at"], name="game_league_status"),
             models.Index(fields=["owner", "status", "-created_at"], name="game_owner_status"),
+            # A league's history, newest first, whole or for one game.
+            models.Index(fields=["league", "-created_at", "-id"], name="game_league_created"),
+            models.Index(
+                fields=["league", "ruleset", "status", "-created_at", "-id"],
+                name="game_league_ruleset",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -230,3 +236,110 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} on game {self.game_id}"
+
+
+# -- League statistics: derived from finished games, rebuildable --------------------------
+#
+# Nothing below is an input. ``scorekeeper.services.stats`` keeps these rows in step with
+# the games (inside the same transaction as every hand write) and
+# ``manage.py rebuild_derived`` recreates them from the stored hands.
+
+#: ``ruleset`` of the statistics over all of a league's games, whatever was played.
+ALL_GAMES = ""
+
+
+class PlayerStanding(models.Model):
+    """A player's line in a league's standings: for one game (``ruleset``) or over all
+    games (``ruleset == ""``). ``rating`` is the conservative skill estimate
+    ``mu - 3 * sigma`` of an openskill Plackett–Luce rating after the player's games in
+    that scope, in the order the games were started."""
+
+    # Foreign keys without their own index: the composite indexes below start with them.
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="standings", db_index=False
+    )
+    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="standings", db_index=False
+    )
+    games = models.PositiveIntegerField(default=0)
+    #: Finished games the player won, a shared first place (or a winning team) included.
+    wins = models.PositiveIntegerField(default=0)
+    #: Sum of finishing places (1 = first); the average place is ``place_sum / games``.
+    place_sum = models.PositiveIntegerField(default=0)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        # Column names, not relations: ordering by a relation would join its table.
+        ordering = ["league_id", "ruleset", "-rating", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "ruleset", "player"], name="unique_player_standing"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["league", "ruleset", "-rating"], name="standing_order"),
+            models.Index(fields=["player", "league"], name="standing_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in league {self.league_id} ({self.ruleset or 'all games'})"
+
+
+class RatingPoint(models.Model):
+    """A player's rating right after one finished league game, in one scope (a ruleset,
+    or ``""`` for all games): the points of a rating-over-time chart, and where a
+    correction of an older game starts replaying the league's ratings from.
+
+    ``prior_mu``/``prior_sigma`` and the running counts let a replay start at any game
+    without reading the history before it. ``game`` becomes NULL when the game is
+    deleted (``played_at`` keeps its place in the order, so the replay knows where to
+    start); the stats service then removes the point."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_points", db_index=False
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rating_points"
+    )
+    #: The game's ``created_at``: ratings are applied in (created_at, game id) order.
+    played_at = models.DateTimeField()
+    #: The game's ruleset (the same as ``ruleset`` except in the all-games scope), so a
+    #: rating history needs no join.
+    game_ruleset = models.CharField(max_length=40)
+    place = models.PositiveSmallIntegerField()
+    won = models.BooleanField(default=False)
+    prior_mu = models.FloatField()
+    prior_sigma = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    #: Running totals in this scope, this game included.
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    place_sum = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["league_id", "ruleset", "played_at", "game_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "ruleset", "game", "player"], name="unique_rating_point"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["league", "ruleset", "played_at", "game"], name="ratingpoint_replay"
+            ),
+            models.Index(
+                fields=["player", "league", "ruleset", "played_at", "game"],
+                name="ratingpoint_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after game {self.game_id} ({self.ruleset or 'all games'})"

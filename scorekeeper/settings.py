@@ -195,6 +195,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
+if TESTING and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file rather than SQLite's shared in-memory database: the browser tests' live
+    # server then gives each request thread its own connection, as in production.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".pytest-db.sqlite3")}
+
 if TESTING:
     # Hashing passwords slowly is the point in production and a waste in tests.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,3 +1,453 @@
-from django.urls import URLPattern
+"""Leagues over the API: members, standings, head-to-head records, game history, and a
+player's rating over time.
 
-urlpatterns: list[URLPattern] = []
+A league you cannot see answers 404 (as if it did not exist); a change you may not make
+answers 403; a bad query parameter answers ``400 {param: [message]}``. Every read here
+comes from the derived tables the stats service keeps, in a fixed number of queries.
+The output serializers document the responses for the OpenAPI schema; the payloads are
+built as plain dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.urls import path
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import RULESETS, RuleError
+from scorekeeper.api.auth import signed_in_user
+from scorekeeper.models import Game, League, Membership, Player
+from scorekeeper.selectors.games import can_change_league, leagues_visible_to
+from scorekeeper.selectors.leagues import (
+    Member,
+    game_ranking,
+    head_to_head,
+    is_member,
+    league_games,
+    league_members,
+    rating_history,
+    ruleset_scope,
+    standings_for_league,
+)
+from scorekeeper.services.players import league_add_member, league_create
+
+RULESET_PARAM = OpenApiParameter(
+    "ruleset", OpenApiTypes.STR, enum=list(RULESETS),
+    description="One game's slug; leave out for all games.",
+)  # fmt: skip
+
+
+def _int_param(request: Request, name: str, *, required: bool = False) -> int | None:
+    raw = request.query_params.get(name, "").strip()
+    if not raw:
+        if required:
+            raise RuleError("this parameter is required", name)
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise RuleError(f"'{raw}' is not an id", name) from None
+
+
+def _league(request: Request, league_id: int) -> League:
+    league = leagues_visible_to(signed_in_user(request)).filter(pk=league_id).first()
+    if league is None:
+        raise NotFound("No such league.")
+    return league
+
+
+# -- payloads and their schema --------------------------------------------------------
+
+
+class MemberOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class LeagueOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    members = MemberOutputSerializer(many=True)
+    owner = serializers.IntegerField(help_text="Id of the owner's account.")
+    created_at = serializers.DateTimeField()
+    can_change = serializers.BooleanField(
+        help_text="Whether you may add members and record games in it."
+    )
+
+
+def league_payload(
+    league: League, members: Sequence[Player | Member], *, can_change: bool
+) -> dict[str, Any]:
+    return {
+        "id": league.pk,
+        "name": league.name,
+        "members": [{"id": p.pk, "name": p.name} for p in members],
+        "owner": league.owner_id,
+        "created_at": league.created_at,
+        "can_change": can_change,
+    }
+
+
+class StandingOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Position in this list (1 = best rating).")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField(help_text="Finished games played.")
+    wins = serializers.IntegerField(help_text="Games won; a shared first place counts.")
+    win_rate = serializers.FloatField(help_text="wins / games, 0 to 1.")
+    avg_place = serializers.FloatField(help_text="Average finishing place (1 = first).")
+    rating = serializers.FloatField(
+        help_text="Conservative skill rating mu - 3 sigma (openskill Plackett-Luce; a new "
+        "player starts at 0)."
+    )
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text="Fewer than 5 games: still settling.")
+
+
+class RankingOutputSerializer(serializers.Serializer):
+    place = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(child=serializers.IntegerField())
+    names = serializers.ListField(child=serializers.CharField())
+    won = serializers.BooleanField()
+    score = serializers.IntegerField(
+        allow_null=True, help_text="The seat's score; null for a team or where the ranking "
+        "is not by score (dirty-deals)."
+    )  # fmt: skip
+
+
+class LeagueGameOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField()
+    variant = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=["in_progress", "finished"])
+    players = serializers.ListField(child=serializers.DictField())
+    teams = serializers.ListField(child=serializers.ListField(), allow_null=True)
+    ranking = RankingOutputSerializer(
+        many=True, help_text="Best first; in seating order while in progress."
+    )
+    winners = serializers.ListField(child=serializers.IntegerField())
+    hand_count = serializers.IntegerField()
+    league = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="The game in the API.")
+    sheet = serializers.CharField(help_text="The score sheet page.")
+
+
+def league_game_payload(game: Game) -> dict[str, Any]:
+    """A league's game from its stored results (seats prefetched), without the engine."""
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    return {
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "ruleset_name": RULESETS[game.ruleset].name,
+        "variant": game.variant or None,
+        "status": game.status,
+        "players": [
+            {"id": s.player_id, "name": s.player.name, "seat": s.position, "team": s.team}
+            for s in seats
+        ],
+        "teams": game.teams or None,
+        "ranking": [
+            {
+                "place": row["place"],
+                "players": [p["id"] for p in row["players"]],
+                "names": [p["name"] for p in row["players"]],
+                "won": row["won"],
+                "score": row["score"],
+            }
+            for row in game_ranking(game)
+        ],
+        "winners": [s.player_id for s in seats if s.won],
+        "hand_count": game.hand_count,
+        "league": game.league_id,
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+        "url": f"/api/v1/games/{game.pk}/",
+        "sheet": f"/games/{game.pk}/",
+    }
+
+
+class HeadToHeadLineSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    a_ahead = serializers.IntegerField()
+    b_ahead = serializers.IntegerField()
+    ties = serializers.IntegerField()
+    partners = serializers.IntegerField()
+    a_wins = serializers.IntegerField()
+    b_wins = serializers.IntegerField()
+
+
+class HeadToHeadOutputSerializer(serializers.Serializer):
+    a = MemberOutputSerializer()
+    b = MemberOutputSerializer()
+    games = serializers.IntegerField(help_text="Finished league games both played.")
+    a_ahead = serializers.IntegerField(help_text="Games where a finished ahead of b.")
+    b_ahead = serializers.IntegerField(help_text="Games where b finished ahead of a.")
+    ties = serializers.IntegerField(help_text="Games where they shared a place as opponents.")
+    partners = serializers.IntegerField(help_text="Games they played on the same team.")
+    a_wins = serializers.IntegerField()
+    b_wins = serializers.IntegerField()
+    by_ruleset = HeadToHeadLineSerializer(many=True)
+
+
+class RatingPointOutputSerializer(serializers.Serializer):
+    league = serializers.IntegerField()
+    game = serializers.IntegerField()
+    game_ruleset = serializers.CharField()
+    played_at = serializers.DateTimeField(help_text="When the game was started.")
+    place = serializers.IntegerField()
+    won = serializers.BooleanField()
+    games = serializers.IntegerField(help_text="Games played so far, this one included.")
+    rating = serializers.FloatField(help_text="Conservative rating after this game.")
+    change = serializers.FloatField(help_text="How much this game moved the rating.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    provisional = serializers.BooleanField()
+
+
+# -- views ----------------------------------------------------------------------------
+
+
+class LeagueCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+
+class LeagueMemberInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="Id of the player to add.")
+
+
+class LeaguesApi(APIView):
+    InputSerializer = LeagueCreateInputSerializer
+
+    @extend_schema(
+        operation_id="leagues_list",
+        summary="My leagues",
+        description="The leagues you own or play in (through your player), by name.",
+        responses=LeagueOutputSerializer(many=True),
+        tags=["leagues"],
+    )
+    def get(self, request: Request) -> Response:
+        user = signed_in_user(request)
+        leagues = list(leagues_visible_to(user).prefetch_related("members").order_by("name", "id"))
+        mine = set(
+            Membership.objects.filter(player__user_id=user.pk).values_list("league_id", flat=True)
+        )
+        return Response([
+            league_payload(
+                lg, sorted(lg.members.all(), key=lambda p: (p.name, p.pk)),
+                can_change=lg.owner_id == user.pk or lg.pk in mine
+                or bool(getattr(user, "is_superuser", False)),
+            )
+            for lg in leagues
+        ])  # fmt: skip
+
+    @extend_schema(
+        operation_id="leagues_create",
+        summary="Start a league",
+        description="A new league owned by you, with no members yet: add them, or seat "
+        "them at one of its games.",
+        request=InputSerializer,
+        responses={201: LeagueOutputSerializer},
+        tags=["leagues"],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = league_create(name=data.validated_data["name"], owner=signed_in_user(request))
+        return Response(league_payload(league, [], can_change=True), status=status.HTTP_201_CREATED)
+
+
+class LeagueDetailApi(APIView):
+    @extend_schema(
+        operation_id="leagues_retrieve",
+        summary="One league",
+        responses={200: LeagueOutputSerializer, 404: OpenApiResponse(description="Not yours.")},
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        return Response(
+            league_payload(
+                league, league_members(league),
+                can_change=can_change_league(signed_in_user(request), league),
+            )
+        )  # fmt: skip
+
+
+class LeagueMembersApi(APIView):
+    InputSerializer = LeagueMemberInputSerializer
+
+    @extend_schema(
+        operation_id="leagues_members_list",
+        summary="A league's members",
+        responses=MemberOutputSerializer(many=True),
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        return Response([{"id": p.pk, "name": p.name} for p in league_members(league)])
+
+    @extend_schema(
+        operation_id="leagues_members_create",
+        summary="Add a member",
+        description="Adds a player to the league (owner and members only). Adding a "
+        "member again changes nothing and answers 200 instead of 201.",
+        request=InputSerializer,
+        responses={
+            201: MemberOutputSerializer,
+            200: MemberOutputSerializer,
+            403: OpenApiResponse(description="You may not change this league."),
+        },
+        tags=["leagues"],
+    )
+    def post(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player_id = data.validated_data["player"]
+        already = is_member(league, player_id)
+        membership = league_add_member(
+            league=league, player=player_id, user=signed_in_user(request)
+        )
+        player = membership.player
+        return Response(
+            {"id": player.pk, "name": player.name},
+            status=status.HTTP_200_OK if already else status.HTTP_201_CREATED,
+        )
+
+
+class LeagueStandingsApi(APIView):
+    @extend_schema(
+        operation_id="leagues_standings",
+        summary="Standings",
+        description="Players with at least one finished game in the league (or in one of "
+        "its games), best rating first.",
+        parameters=[RULESET_PARAM],
+        responses=StandingOutputSerializer(many=True),
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        return Response(standings_for_league(league, request.query_params.get("ruleset")))
+
+
+class LeagueGamesApi(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        operation_id="leagues_games",
+        summary="Game history",
+        description="The league's games, newest first, with each game's ranking.",
+        parameters=[
+            RULESET_PARAM,
+            OpenApiParameter("player", OpenApiTypes.INT, description="Games this player sat at."),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=["in_progress", "finished"]),
+            OpenApiParameter("page", OpenApiTypes.INT, description="Page number (from 1)."),
+        ],
+        responses=LeagueGameOutputSerializer(many=True),
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        games = league_games(
+            league,
+            request.query_params.get("ruleset"),
+            _int_param(request, "player"),
+            status=request.query_params.get("status") or None,
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(games, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([league_game_payload(g) for g in page])
+
+
+class LeagueHeadToHeadApi(APIView):
+    @extend_schema(
+        operation_id="leagues_head_to_head",
+        summary="Head to head",
+        description="How two members fared against each other in the league's finished "
+        "games they both played.",
+        parameters=[
+            OpenApiParameter("a", OpenApiTypes.INT, required=True),
+            OpenApiParameter("b", OpenApiTypes.INT, required=True),
+        ],
+        responses=HeadToHeadOutputSerializer,
+        tags=["leagues"],
+    )
+    def get(self, request: Request, league_id: int) -> Response:
+        league = _league(request, league_id)
+        a = _int_param(request, "a", required=True)
+        b = _int_param(request, "b", required=True)
+        assert a is not None
+        assert b is not None
+        if a == b:
+            raise RuleError("pick two different players", "b")
+        names = dict(
+            Player.objects.filter(memberships__league=league, pk__in=[a, b]).values_list(
+                "id", "name"
+            )
+        )
+        for field, pid in (("a", a), ("b", b)):
+            if pid not in names:
+                raise RuleError(f"player {pid} is not a member of this league", field)
+        record = head_to_head(league, a, b)
+        record["a"] = {"id": a, "name": names[a]}
+        record["b"] = {"id": b, "name": names[b]}
+        return Response(record)
+
+
+class PlayerRatingsApi(APIView):
+    @extend_schema(
+        operation_id="players_ratings",
+        summary="A player's rating over time",
+        description="The player's rating after each of their finished league games, "
+        "oldest first: in one league, or in every league you can see.",
+        parameters=[
+            OpenApiParameter("league", OpenApiTypes.INT, description="Only this league."),
+            RULESET_PARAM,
+        ],
+        responses=RatingPointOutputSerializer(many=True),
+        tags=["players"],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise NotFound("No such player.")
+        scope = ruleset_scope(request.query_params.get("ruleset"))
+        league_id = _int_param(request, "league")
+        if league_id is not None:
+            return Response(rating_history(player, _league(request, league_id), scope))
+        visible = list(leagues_visible_to(signed_in_user(request)).values_list("id", flat=True))
+        return Response(rating_history(player, visible, scope))
+
+
+urlpatterns = [
+    path("leagues/", LeaguesApi.as_view(), name="api-league-list"),
+    path("leagues/<int:league_id>/", LeagueDetailApi.as_view(), name="api-league-detail"),
+    path("leagues/<int:league_id>/members/", LeagueMembersApi.as_view(), name="api-league-members"),
+    path(
+        "leagues/<int:league_id>/standings/",
+        LeagueStandingsApi.as_view(),
+        name="api-league-standings",
+    ),
+    path("leagues/<int:league_id>/games/", LeagueGamesApi.as_view(), name="api-league-games"),
+    path(
+        "leagues/<int:league_id>/head-to-head/",
+        LeagueHeadToHeadApi.as_view(),
+        name="api-league-head-to-head",
+    ),
+    path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="api-player-ratings"),
+]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 
 from games import RuleError
 from scorekeeper.models import League, Membership, Player
@@ -22,27 +21,19 @@ def _clean_name(name: object, field: str, limit: int) -> str:
     return cleaned
 
 
-def player_create(
-    *, name: object, created_by: User | None, user: User | None = None
-) -> Player:
+def player_create(*, name: object, created_by: User | None, user: User | None = None) -> Player:
     return Player.objects.create(
         name=_clean_name(name, "name", MAX_NAME), created_by=created_by, user=user
     )
 
 
-@transaction.atomic
 def league_create(*, name: object, owner: User) -> League:
-    """A new league; the owner's own player (if they have one) joins it."""
-    league = League.objects.create(name=_clean_name(name, "name", 80), owner=owner)
-    own = Player.objects.filter(user_id=owner.pk).first()
-    if own is not None:
-        Membership.objects.create(league=league, player=own)
-    return league
+    """A new league, with no members yet (as the API promises). Its owner sees and runs
+    it as the owner; their own player joins when added or seated at one of its games."""
+    return League.objects.create(name=_clean_name(name, "name", 80), owner=owner)
 
 
-def league_add_member(
-    *, league: League, player: Player | int, user: User
-) -> Membership:
+def league_add_member(*, league: League, player: Player | int, user: User) -> Membership:
     if not can_change_league(user, league):
         raise PermissionDenied("Only the league's owner and members may add members.")
     player_id = player.pk if isinstance(player, Player) else player

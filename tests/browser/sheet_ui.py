@@ -8,47 +8,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from django.core.servers.basehttp import WSGIServer
-from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 from playwright.sync_api import expect
-from pytest_django.live_server_helper import LiveServer
 
 Page = Any
-
-
-class _OneRequestAtATime(LiveServerThread):
-    def _create_server(self, connections_override: Any = None) -> WSGIServer:
-        return WSGIServer(
-            (self.host, self.port), QuietWSGIRequestHandler, allow_reuse_address=False
-        )
-
-
-@pytest.fixture(scope="module", name="live_server")
-def serial_live_server() -> Iterator[LiveServer]:
-    """pytest-django's live server, answering one request at a time.
-
-    With SQLite's in-memory test database every server thread shares one connection, so
-    a phone's poll (or a points preview) arriving while another request saves a hand
-    fails with "database table is locked" — an artefact of the test set-up, not of the
-    app, which runs separate processes on a file or PostgreSQL database. Importing
-    ``serial_live_server`` into a test module makes it that module's ``live_server``."""
-    server = LiveServer("localhost", start=False)
-    threaded = server.thread
-    server.thread = _OneRequestAtATime(
-        threaded.host,
-        static_handler=threaded.static_handler,
-        connections_override=threaded.connections_override,
-        port=threaded.port,
-    )
-    server.thread.daemon = True
-    server.start()
-    yield server
-    server.stop()
 
 
 def watch(page: Page) -> list[str]:

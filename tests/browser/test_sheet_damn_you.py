@@ -11,7 +11,6 @@ from tests.browser.sheet_ui import (
     footer,
     no_sideways_scroll,
     ranking,
-    serial_live_server,  # noqa: F401  (this module's live_server)
     shoot,
     start_game,
     watch,

@@ -15,7 +15,6 @@ from tests.browser.sheet_ui import (
     pad_shows,
     ranking,
     save,
-    serial_live_server,  # noqa: F401  (this module's live_server)
     shoot,
     start_game,
     tap,

@@ -15,7 +15,6 @@ from scorekeeper.services.games import game_create, hand_record
 from tests.browser.sheet_ui import (
     cells,
     pad_shows,
-    serial_live_server,  # noqa: F401  (this module's live_server)
     tap,
     watch,
     went_out,

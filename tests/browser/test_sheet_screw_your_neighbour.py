@@ -14,7 +14,6 @@ from tests.browser.sheet_ui import (
     no_sideways_scroll,
     ranking,
     running,
-    serial_live_server,  # noqa: F401  (this module's live_server)
     shoot,
     start_game,
     watch,

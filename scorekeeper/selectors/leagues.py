@@ -1,0 +1,488 @@
+"""Reads about leagues: members, standings, head-to-head records, game history and a
+player's rating over time.
+
+Everything here reads the derived tables the stats service keeps (``PlayerStanding``,
+``RatingPoint``, ``Seat.place``/``won``), never the engine, and each function runs a
+fixed number of SQL queries whatever the size of the league.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import Coalesce
+
+from games import RULESETS, RuleError, get_ruleset
+from scorekeeper.models import (
+    ALL_GAMES,
+    Game,
+    GameStatus,
+    League,
+    Membership,
+    Player,
+    PlayerStanding,
+    RatingPoint,
+    Seat,
+)
+from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.services.stats import PROVISIONAL_GAMES, conservative_rating
+
+Viewer = User | AnonymousUser
+
+
+def ruleset_scope(ruleset: str | None) -> str:
+    """The statistics scope of a ``?ruleset=`` value: a game's slug, or ``ALL_GAMES`` for
+    none. An unknown slug is a :class:`RuleError` on ``ruleset``."""
+    if ruleset is None or ruleset == "":
+        return ALL_GAMES
+    return get_ruleset(ruleset).slug
+
+
+def ruleset_name(slug: str) -> str:
+    return RULESETS[slug].name if slug in RULESETS else "All games"
+
+
+def league_visible(user: Viewer, league_id: int) -> League:
+    """A league the user may see; ``League.DoesNotExist`` (a 404) otherwise, whether it
+    exists or not."""
+    return leagues_visible_to(user).get(pk=league_id)
+
+
+class Member(NamedTuple):
+    """A league member as lists show one (lighter than a model instance: a league can
+    have a thousand)."""
+
+    pk: int
+    name: str
+
+
+def league_members(league: League) -> list[Member]:
+    """The league's players, by name. One query."""
+    return [
+        Member(pk, name)
+        for pk, name in Player.objects.filter(memberships__league=league)
+        .order_by("name", "id")
+        .values_list("id", "name")
+    ]
+
+
+def is_member(league: League, player_id: int) -> bool:
+    return Membership.objects.filter(league=league, player_id=player_id).exists()
+
+
+def players_addable(user: Viewer, league: League) -> QuerySet[Player]:
+    """Players a league's add-member form offers: everyone the user has met (created,
+    their own, or in one of their leagues) who is not a member yet."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    known = (
+        Q(created_by_id=user.pk)
+        | Q(user_id=user.pk)
+        | Q(memberships__league__in=leagues_visible_to(user).values("id"))
+    )
+    members = Membership.objects.filter(league=league).values("player_id")
+    return Player.objects.filter(known).exclude(pk__in=members).distinct().order_by("name", "id")
+
+
+# -- standings ------------------------------------------------------------------------
+
+
+def _standing_row(
+    rank: int,
+    player_id: int,
+    name: str,
+    games: int,
+    wins: int,
+    place_sum: int,
+    mu: float,
+    sigma: float,
+    rating: float,
+) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": player_id,
+        "name": name,
+        "games": games,
+        "wins": wins,
+        "win_rate": round(wins / games, 4) if games else 0.0,
+        "avg_place": round(place_sum / games, 2) if games else None,
+        "rating": round(rating, 2),
+        "mu": round(mu, 3),
+        "sigma": round(sigma, 3),
+        "provisional": games < PROVISIONAL_GAMES,
+    }
+
+
+def standings_for_league(
+    league: League, ruleset: str | None = None, *, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The league's standings, best rating first, for one game (``ruleset``) or over
+    all games: rows ``{"rank", "player", "name", "games", "wins", "win_rate",
+    "avg_place", "rating", "mu", "sigma", "provisional"}``. Only players with a finished
+    game in that scope appear; ``limit`` keeps the first rows. One query."""
+    scope = ruleset_scope(ruleset)
+    rows = (
+        PlayerStanding.objects.filter(league=league, ruleset=scope)
+        .order_by("-rating", "-games", "player__name", "player_id")
+        .values_list(
+            "player_id", "player__name", "games", "wins", "place_sum", "mu", "sigma", "rating"
+        )
+    )
+    if limit is not None:
+        rows = rows[:limit]
+    return [_standing_row(i, *row) for i, row in enumerate(rows, start=1)]
+
+
+def league_scopes(league: League) -> list[dict[str, Any]]:
+    """The tabs of a league's standings: all games, then each game played in it (with
+    its number of rated players). One query."""
+    counts = dict(
+        PlayerStanding.objects.filter(league=league)
+        .order_by()
+        .values("ruleset")
+        .annotate(n=Count("id"))
+        .values_list("ruleset", "n")
+    )
+    tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
+    tabs += [
+        {"slug": slug, "name": r.name, "players": counts[slug]}
+        for slug, r in RULESETS.items()
+        if slug in counts
+    ]
+    return tabs
+
+
+# -- head to head ---------------------------------------------------------------------
+
+
+def head_to_head(league: League, a: Player | int, b: Player | int) -> dict[str, Any]:
+    """How two players fared in the league's finished games they both played:
+    ``games``, ``a_ahead``/``b_ahead`` (finished ahead of the other), ``ties`` (shared a
+    place as opponents), ``partners`` (same team in partner play), ``a_wins``/``b_wins``
+    (games won, shared wins included), overall and ``by_ruleset``. One query."""
+    a_id = a.pk if isinstance(a, Player) else a
+    b_id = b.pk if isinstance(b, Player) else b
+    partners = Q(pa__team__isnull=False, pa__team=F("pb__team"))
+    rows = (
+        Game.objects.filter(league=league, status=GameStatus.FINISHED)
+        .annotate(
+            pa=FilteredRelation("seats", condition=Q(seats__player_id=a_id)),
+            pb=FilteredRelation("seats", condition=Q(seats__player_id=b_id)),
+        )
+        .filter(pa__place__isnull=False, pb__place__isnull=False)
+        .order_by()
+        .values("ruleset")
+        .annotate(
+            games=Count("id"),
+            a_ahead=Count("id", filter=Q(pa__place__lt=F("pb__place"))),
+            b_ahead=Count("id", filter=Q(pb__place__lt=F("pa__place"))),
+            ties=Count("id", filter=Q(pa__place=F("pb__place")) & ~partners),
+            partners=Count("id", filter=partners),
+            a_wins=Count("id", filter=Q(pa__won=True)),
+            b_wins=Count("id", filter=Q(pb__won=True)),
+        )
+    )
+    keys = ("games", "a_ahead", "b_ahead", "ties", "partners", "a_wins", "b_wins")
+    by_ruleset = sorted(
+        (
+            {"ruleset": r["ruleset"], "name": ruleset_name(r["ruleset"])} | {k: r[k] for k in keys}
+            for r in rows
+        ),
+        key=lambda r: (-r["games"], r["name"]),
+    )
+    total: dict[str, Any] = {k: sum(r[k] for r in by_ruleset) for k in keys}
+    return {"a": a_id, "b": b_id, **total, "by_ruleset": by_ruleset}
+
+
+# -- game history ---------------------------------------------------------------------
+
+
+def _seats_for_ranking() -> Prefetch:
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("player").order_by("game_id", "position"),
+    )
+
+
+def league_games(
+    league: League,
+    ruleset: str | None = None,
+    player: Player | int | None = None,
+    *,
+    players: Iterable[int] = (),
+    status: str | None = None,
+) -> QuerySet[Game]:
+    """The league's games, newest first, optionally only one game (``ruleset``), those
+    ``player`` sat at (every one of ``players``), or one ``status``. Seats and their
+    players come prefetched (for :func:`game_ranking`): paginating it costs a count, a
+    page and one query for the page's seats."""
+    games = Game.objects.filter(league=league)
+    scope = ruleset_scope(ruleset)
+    if scope != ALL_GAMES:
+        games = games.filter(ruleset=scope)
+    if status:
+        if status not in GameStatus.values:
+            raise RuleError(
+                f"'{status}' is not a status (choose in_progress or finished)", "status"
+            )
+        games = games.filter(status=status)
+    wanted = list(players)
+    if player is not None:
+        wanted.append(player.pk if isinstance(player, Player) else player)
+    for pid in dict.fromkeys(wanted):
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player_id=pid)))
+    return games.order_by("-created_at", "-id").prefetch_related(_seats_for_ranking())
+
+
+def games_of_player(player: Player | int, viewer: Viewer | None = None) -> QuerySet[Game]:
+    """Every game a player sat at (in a league or not) that ``viewer`` may see, newest
+    first, seats prefetched (``viewer=None``: all of them).
+
+    The player's game ids are read first (one query, from the seat index): as a subquery,
+    PostgreSQL would rather walk every game of the site newest first and test each one
+    against the viewer's visibility, which at 100,000 games costs ~100 ms."""
+    pid = player.pk if isinstance(player, Player) else player
+    game_ids = list(Seat.objects.filter(player_id=pid).order_by().values_list("game_id", flat=True))
+    games = Game.objects.filter(pk__in=game_ids)
+    if viewer is not None and not getattr(viewer, "is_superuser", False):
+        if not viewer.is_authenticated:
+            return Game.objects.none()
+        games = games.filter(
+            Q(owner_id=viewer.pk)
+            | Q(league_id__in=leagues_visible_to(viewer).values("id"))
+            | Q(pk__in=Seat.objects.filter(player__user_id=viewer.pk).values("game_id"))
+        )
+    return (
+        games.select_related("league")
+        .order_by("-created_at", "-id")
+        .prefetch_related(_seats_for_ranking())
+    )
+
+
+def game_ranking(game: Game) -> list[dict[str, Any]]:
+    """A game's final ranking from its prefetched seats, best first: rows ``{"place",
+    "players": [{"id", "name"}], "won", "score"}`` — one per team in partner play (no
+    score: a team's total is not a sum of its players'), else one per seat. A game in
+    progress lists its seats in seating order with their scores so far, ``place`` None."""
+    seats = sorted(game.seats.all(), key=lambda s: ((s.place or 0), s.position))
+    groups: dict[object, list[Seat]] = {}
+    for seat in seats:
+        key: object = ("team", seat.team) if seat.team is not None else ("seat", seat.pk)
+        groups.setdefault(key, []).append(seat)
+    # Dirty Deals' score is the unfinished rubber's points; its ranking is by rubbers.
+    show_score = not game.teams and game.ruleset != "dirty-deals"
+    return [
+        {
+            "place": members[0].place,
+            "players": [{"id": s.player_id, "name": s.player.name} for s in members],
+            "won": any(s.won for s in members),
+            "score": members[0].score if show_score else None,
+        }
+        for members in groups.values()
+    ]
+
+
+def winners_of(game: Game) -> list[int]:
+    return [s.player_id for s in game.seats.all() if s.won]
+
+
+# -- players --------------------------------------------------------------------------
+
+
+def rating_history(
+    player: Player | int,
+    leagues: League | int | Sequence[int] | QuerySet[League],
+    ruleset: str | None = None,
+) -> list[dict[str, Any]]:
+    """A player's rating after each of their finished games in the given league(s) and
+    scope, oldest first: ``{"league", "game", "game_ruleset", "played_at", "place",
+    "won", "games", "rating", "change", "mu", "sigma", "provisional"}``. One query."""
+    pid = player.pk if isinstance(player, Player) else player
+    scope = ruleset_scope(ruleset)
+    points = RatingPoint.objects.filter(player_id=pid, ruleset=scope, game_id__isnull=False)
+    if isinstance(leagues, League | int):
+        points = points.filter(league_id=leagues.pk if isinstance(leagues, League) else leagues)
+    else:
+        points = points.filter(league_id__in=leagues)
+    rows = points.order_by("league_id", "played_at", "game_id").values_list(
+        "league_id",
+        "game_id",
+        "game_ruleset",
+        "played_at",
+        "place",
+        "won",
+        "games",
+        "rating",
+        "prior_mu",
+        "prior_sigma",
+        "mu",
+        "sigma",
+    )
+    return [
+        {
+            "league": league_id,
+            "game": game_id,
+            "game_ruleset": game_ruleset,
+            "played_at": played_at,
+            "place": place,
+            "won": won,
+            "games": games,
+            "rating": round(rating, 2),
+            "change": round(rating - conservative_rating(prior_mu, prior_sigma), 2),
+            "mu": round(mu, 3),
+            "sigma": round(sigma, 3),
+            "provisional": games < PROVISIONAL_GAMES,
+        }
+        for (
+            league_id,
+            game_id,
+            game_ruleset,
+            played_at,
+            place,
+            won,
+            games,
+            rating,
+            prior_mu,
+            prior_sigma,
+            mu,
+            sigma,
+        ) in rows
+    ]
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """What a player page shows.
+
+    ``games``: their games the viewer may see, newest first (paginate it);
+    ``standings``: their lines in the visible leagues' standings, each scope, with
+    ``rank`` and ``of`` (players in that scope); ``leagues``: those leagues;
+    ``league``/``ruleset``/``history``: the rating history shown (empty without a
+    league)."""
+
+    player: Player
+    games: QuerySet[Game]
+    standings: list[dict[str, Any]]
+    leagues: list[League]
+    league: League | None
+    ruleset: str
+    history: list[dict[str, Any]]
+
+
+def player_standings(
+    player: Player | int, leagues: QuerySet[League] | None = None
+) -> list[dict[str, Any]]:
+    """A player's standings lines in every league (or those given), all games first,
+    each with their rank in that scope. One query."""
+    pid = player.pk if isinstance(player, Player) else player
+    rows = PlayerStanding.objects.filter(player_id=pid)
+    if leagues is not None:
+        rows = rows.filter(league_id__in=leagues.values("id"))
+    ahead = (
+        PlayerStanding.objects.filter(
+            league_id=OuterRef("league_id"),
+            ruleset=OuterRef("ruleset"),
+            rating__gt=OuterRef("rating"),
+        )
+        .order_by()
+        .values("league_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    everyone = (
+        PlayerStanding.objects.filter(league_id=OuterRef("league_id"), ruleset=OuterRef("ruleset"))
+        .order_by()
+        .values("league_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    lines = rows.annotate(ahead=Coalesce(Subquery(ahead), 0), of=Subquery(everyone)).values_list(
+        "league_id",
+        "league__name",
+        "ruleset",
+        "games",
+        "wins",
+        "place_sum",
+        "mu",
+        "sigma",
+        "rating",
+        "ahead",
+        "of",
+    )
+    result = []
+    for (
+        league_id,
+        league_name,
+        scope,
+        games,
+        wins,
+        place_sum,
+        mu,
+        sigma,
+        rating,
+        ahead_n,
+        of,
+    ) in lines:
+        row = _standing_row(ahead_n + 1, pid, "", games, wins, place_sum, mu, sigma, rating)
+        row.update(
+            {
+                "league": league_id,
+                "league_name": league_name,
+                "ruleset": scope,
+                "ruleset_name": ruleset_name(scope),
+                "of": of,
+            }
+        )
+        result.append(row)
+    order = {slug: i for i, slug in enumerate(RULESETS, start=1)}
+    result.sort(key=lambda r: (r["league_name"], r["league"], order.get(r["ruleset"], 0)))
+    return result
+
+
+def player_summary(
+    player: Player,
+    league: League | None = None,
+    *,
+    viewer: Viewer | None = None,
+    ruleset: str | None = None,
+) -> PlayerSummary:
+    """Everything a player page needs, in a fixed number of queries. Without ``league``
+    the history is that of the visible league where the player has played most."""
+    scope = ruleset_scope(ruleset)
+    visible = None if viewer is None else leagues_visible_to(viewer)
+    standings = player_standings(player, visible)
+    league_ids = dict.fromkeys(r["league"] for r in standings)
+    member_of = Membership.objects.filter(player=player).values("league_id")
+    leagues_qs = League.objects.filter(Q(pk__in=list(league_ids)) | Q(pk__in=member_of))
+    if visible is not None:
+        leagues_qs = leagues_qs.filter(pk__in=visible.values("id"))
+    leagues = list(leagues_qs.order_by("name", "id"))
+    if league is None:
+        played = [r for r in standings if r["ruleset"] == ALL_GAMES]
+        if played:
+            best = max(played, key=lambda r: (r["games"], -r["league"]))
+            league = next((lg for lg in leagues if lg.pk == best["league"]), None)
+    history = rating_history(player, league, scope) if league is not None else []
+    return PlayerSummary(
+        player=player,
+        games=games_of_player(player, viewer),
+        standings=standings,
+        leagues=leagues,
+        league=league,
+        ruleset=scope,
+        history=history,
+    )

@@ -1,0 +1,278 @@
+"""League pages: my leagues, a league's standings/history/members, head to head and a
+player's page — and the number of queries each takes does not grow with the data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.models import League, Membership, Player
+from tests.scorekeeper.league_factories import (
+    SYN,
+    dirt_hand,
+    play_partner_dirt,
+    play_syn,
+    seed_league,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def league(user: User) -> League:
+    return League.objects.create(name="Thursday table", owner=user)
+
+
+@pytest.fixture
+def four(make_players) -> list[Player]:  # type: ignore[no-untyped-def]
+    return make_players("Ana", "Bo", "Cy", "Di")
+
+
+def htmx(client: Client, url: str, target: str):  # type: ignore[no-untyped-def]
+    return client.get(url, headers={"HX-Request": "true", "HX-Target": target})
+
+
+def test_pages_need_sign_in(league: League, four: list[Player]) -> None:
+    client = Client()
+    for url in ("/leagues/", f"/leagues/{league.pk}/", f"/players/{four[0].pk}/"):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert "/accounts/login/" in response["Location"]
+
+
+def test_start_a_league(client_in: Client, user: User) -> None:
+    Player.objects.create(name="Ana", user=user)
+    response = client_in.post("/leagues/", {"name": "Sunday crew"})
+    league = League.objects.get(name="Sunday crew")
+    assert response.status_code == 302
+    assert response["Location"] == f"/leagues/{league.pk}/"
+    assert league.owner == user
+    assert not league.memberships.exists()  # the owner's player is not added behind their back
+    page = client_in.get("/leagues/").content.decode()
+    assert "Sunday crew" in page
+
+
+def test_a_league_needs_a_name(client_in: Client) -> None:
+    response = client_in.post("/leagues/", {"name": "  "})
+    assert response.status_code == 400
+    assert "A name is required" in response.content.decode()
+    assert not League.objects.exists()
+
+
+def test_someone_elses_league_is_not_found(client_in: Client, other_user: User) -> None:
+    theirs = League.objects.create(name="Their table", owner=other_user)
+    for url in (f"/leagues/{theirs.pk}/", f"/leagues/{theirs.pk}/head-to-head/"):
+        assert client_in.get(url).status_code == 404
+    assert client_in.post(f"/leagues/{theirs.pk}/members/", {"name": "X"}).status_code == 404
+    assert not Player.objects.filter(name="X").exists()
+
+
+def test_league_page_shows_standings_history_and_members(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    bo = four[1]
+    game = play_syn(user, league, four, [bo])
+    play_syn(user, league, four, [], target=2)  # still going
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+
+    standings = page[page.index('id="standings"') : page.index('id="members"')]
+    assert standings.index(">Bo<") < standings.index(">Ana<")  # the winner rates first
+    assert 'class="lg-prov"' in standings  # one game: provisional
+    history = page[page.index('id="history"') :]
+    assert f'href="/games/{game.pk}/"' in history
+    assert f'href="/games/{game.pk}/#sheet-result"' in history
+    assert "in progress" in history
+    for p in four:
+        assert f'href="/players/{p.pk}/?league={league.pk}"' in page
+    assert ' style="' not in page  # the CSP allows no inline style
+    assert "<script>" not in page
+
+
+def test_standings_tabs_per_game(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    ana, bo, cy, di = four
+    play_syn(user, league, four, [ana])
+    play_partner_dirt(user, league, [ana, cy], [bo, di], [
+        dirt_hand(bo, {ana: 10, cy: 20, di: 5}),
+        dirt_hand(bo, {ana: 3, cy: 4, di: 30}),
+        dirt_hand(bo, {ana: 1, cy: 2, di: 9}),
+    ])  # fmt: skip
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert 'href="?standings=dirt#standings"' in page
+    assert f'href="?standings={SYN}#standings"' in page
+
+    partial = htmx(client_in, f"/leagues/{league.pk}/?standings=dirt", "standings")
+    html = partial.content.decode()
+    assert html.lstrip().startswith('<section id="standings"')
+    assert "<html" not in html
+    assert 'aria-current="page">Dirt on Your Neighbor' in html
+    # Bo and Di won the partner game: they lead the Dirt standings.
+    rows = re.findall(r'class="lg-player"><a [^>]*>(\w+)</a>', html)
+    assert set(rows[:2]) == {"Bo", "Di"}
+
+
+def test_history_filters_and_pages(
+    client_in: Client, user: User, league: League, make_players
+) -> None:  # type: ignore[no-untyped-def]
+    players = make_players("Ana", "Bo", "Cy", "Di", "Eve")
+    seed_league(user, league, players, 23)
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert page.count('class="lg-game"') == 15
+    assert "Page 1<" in page
+    assert 'href="?page=2#history"' in page
+
+    second = htmx(client_in, f"/leagues/{league.pk}/?page=2", "history").content.decode()
+    assert second.lstrip().startswith('<section id="history"')
+    assert second.count('class="lg-game"') == 8
+
+    eve = players[4]
+    only_eve = htmx(client_in, f"/leagues/{league.pk}/?player={eve.pk}", "history")
+    games = only_eve.content.decode().split('class="lg-game"')[1:]
+    assert games
+    assert all(f'href="/players/{eve.pk}/"' in g for g in games)
+
+    dirt = htmx(client_in, f"/leagues/{league.pk}/?game=dirt", "history").content.decode()
+    assert dirt.count('class="lg-game"') == 4
+    assert "Screw Your Neighbour</a>" not in dirt
+
+    # Nonsense in the query string shows everything rather than an error page.
+    assert client_in.get(f"/leagues/{league.pk}/?game=chess&player=x&page=zz").status_code == 200
+
+
+def test_add_members(client_in: Client, user: User, league: League, four: list[Player]) -> None:
+    ana = four[0]
+    four[1].created_by = user
+    four[1].save()
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert f'<option value="{ana.pk}">Ana</option>' in page
+
+    response = client_in.post(f"/leagues/{league.pk}/members/", {"player": ana.pk})
+    assert response.status_code == 302
+    assert response["Location"] == f"/leagues/{league.pk}/#members"
+    assert Membership.objects.filter(league=league, player=ana).exists()
+
+    client_in.post(f"/leagues/{league.pk}/members/", {"name": "  Zed  "})
+    zed = Player.objects.get(name="Zed")
+    assert zed.created_by == user
+    assert Membership.objects.filter(league=league, player=zed).exists()
+
+    followed = client_in.post(f"/leagues/{league.pk}/members/", {}, follow=True)
+    assert "Choose a player, or type the name of a new one." in followed.content.decode()
+    followed = client_in.post(f"/leagues/{league.pk}/members/", {"player": 999999}, follow=True)
+    assert "Choose a player from the list." in followed.content.decode()
+
+
+def test_head_to_head_page(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    ana, bo = four[:2]
+    play_syn(user, league, four, [ana], minutes_ago=30)
+    play_syn(user, league, four, [ana], minutes_ago=20)
+    play_syn(user, league, four, [bo], minutes_ago=10)
+    url = f"/leagues/{league.pk}/head-to-head/"
+    assert "Pick two members" in client_in.get(url).content.decode()
+
+    page = client_in.get(f"{url}?a={ana.pk}&b={bo.pk}").content.decode()
+    board = page[page.index("lg-score-board") :]
+    assert re.search(r"Ana</a>\s*<strong>2</strong>", board)
+    assert re.search(r"Bo</a>\s*<strong>1</strong>", board)
+    assert "3 games together" in board
+    assert page.count('class="lg-game"') == 3
+
+    same = client_in.get(f"{url}?a={ana.pk}&b={ana.pk}")
+    assert same.status_code == 400
+    assert "Pick two different players." in same.content.decode()
+    assert client_in.get(f"{url}?a={ana.pk}&b=nope").status_code == 400
+
+
+def test_player_page(
+    client_in: Client, user: User, other_user: User, league: League, four: list[Player]
+) -> None:
+    ana, bo = four[:2]
+    for i in range(6):
+        play_syn(user, league, four, [bo if i % 2 else ana], minutes_ago=60 - i)
+    casual = play_syn(user, None, four, [bo])  # no league: listed, not rated
+    theirs = League.objects.create(name="Their table", owner=other_user)
+    hidden = play_syn(other_user, theirs, four, [bo])
+
+    page = client_in.get(f"/players/{bo.pk}/").content.decode()
+    assert "Rating in" in page
+    assert "Thursday table" in page
+    assert "Their table" not in page
+    assert '<svg class="lg-chart-svg"' in page
+    assert page.count('class="lg-chart-dot') == 6
+    assert f'href="/games/{casual.pk}/"' in page
+    assert f'href="/games/{hidden.pk}/"' not in page
+    assert ' style="' not in page
+
+    chart = htmx(client_in, f"/players/{bo.pk}/?league={league.pk}&scope={SYN}", "rating")
+    html = chart.content.decode()
+    assert html.lstrip().startswith('<section id="rating"')
+    assert "Screw Your Neighbour: rating after each game" in html
+    assert client_in.get("/players/999999/").status_code == 404
+
+
+def test_player_page_without_league_games(client_in: Client, user: User, four) -> None:  # type: ignore[no-untyped-def]
+    play_syn(user, None, four, [four[0]])
+    page = client_in.get(f"/players/{four[0].pk}/").content.decode()
+    assert "no finished league game" in page
+    assert page.count('class="lg-game"') == 1
+
+
+# -- query counts do not grow with the data -------------------------------------------
+
+
+def _queries(client: Client, url: str, **headers: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers=headers)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/leagues/",
+        "/leagues/{league}/",
+        "/leagues/{league}/?standings=screw-your-neighbour&page=2",
+        "/leagues/{league}/?game=dirt&player={a}",
+        "/leagues/{league}/head-to-head/?a={a}&b={b}",
+        "/players/{a}/",
+        "/players/{a}/?league={league}&scope=dirt",
+    ],
+)
+def test_pages_take_the_same_number_of_queries_however_big_the_league(
+    client_in: Client, user: User, league: League, make_players, url: str
+) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    players = make_players(*(f"P{i}" for i in range(7)))
+    seed_league(user, league, players, 25)
+    url = url.format(league=league.pk, a=players[0].pk, b=players[1].pk)
+    small = _queries(client_in, url)
+    seed_league(user, league, players, 40)
+    assert _queries(client_in, url) == small
+    assert small <= 12
+
+
+@pytest.mark.parametrize(("target", "most"), [("standings", 6), ("history", 9)])
+def test_htmx_partials_take_few_queries(
+    client_in: Client, user: User, league: League, make_players, target: str, most: int,
+    django_assert_max_num_queries,
+) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    players = make_players(*(f"P{i}" for i in range(7)))
+    seed_league(user, league, players, 25)
+    with django_assert_max_num_queries(most):
+        response = htmx(client_in, f"/leagues/{league.pk}/?page=2", target)
+    assert response.status_code == 200
