@@ -11,3 +11,8 @@ class ConflictError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class StaleHandError(ConflictError):
+    """The hand was entered as number N, but hand N was already recorded (by another
+    phone): saving it as N+1 would double a hand, so nothing is saved."""

@@ -18,7 +18,7 @@ from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
 from games import GameState, HandOutcome, RuleError, get_ruleset
-from scorekeeper.errors import ConflictError
+from scorekeeper.errors import ConflictError, StaleHandError
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -202,11 +202,14 @@ def hand_record(
     user: User | None,
     hand_input: Mapping[str, Any],
     idempotency_key: str | None = None,
+    expected_number: int | None = None,
 ) -> HandWritten:
     """Record the next hand of a game, in one transaction.
 
     With an ``idempotency_key`` already used on this game, nothing is recorded and the
-    first response is returned (``replayed``)."""
+    first response is returned (``replayed``). With ``expected_number`` (the hand number
+    the table entered the hand as), a hand another phone recorded first is not doubled:
+    :class:`StaleHandError`."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)
         _check_may_change(user, locked)
@@ -223,6 +226,10 @@ def hand_record(
                     status_code=seen.status_code,
                 )
         inputs = [h.input for h in locked.hands.all()]
+        if expected_number is not None and expected_number != len(inputs) + 1:
+            raise StaleHandError(
+                f"Hand {expected_number} was already recorded; the next hand is {len(inputs) + 1}."
+            )
         before = game_state(locked, inputs)
         if before.finished:
             raise ConflictError("This game is over: no more hands can be recorded.")

@@ -28,8 +28,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import RULESETS, GameState, RuleError, Ruleset
-from scorekeeper.errors import ConflictError
-from scorekeeper.models import Game, GameStatus, Hand, IdempotencyRecord, Player
+from scorekeeper.errors import ConflictError, StaleHandError
+from scorekeeper.models import Game, GameStatus, Hand, Player
 from scorekeeper.selectors.games import (
     can_change_game,
     game_state,
@@ -192,10 +192,6 @@ def _change_notice(seen: str, marker: str) -> str:
 # -- hands --------------------------------------------------------------------------------
 
 
-class _StaleHand(Exception):
-    """The form was for a hand that another phone has saved in the meantime."""
-
-
 def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]]:
     players = _seat_ids(game)
     entry = Entry.from_post(request.POST, players)
@@ -213,17 +209,13 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     key = (request.POST.get("idempotency_key") or "").strip()[:100] or None
     expected = (request.POST.get("number") or "").strip()
     try:
-        with transaction.atomic():
-            current = Game.objects.select_for_update().get(pk=game.pk)
-            replay = bool(key) and IdempotencyRecord.objects.filter(game=current, key=key).exists()
-            if not replay and expected and expected != str(current.hand_count + 1):
-                raise _StaleHand
-            written = hand_record(
-                game=current,
-                user=request.user,  # type: ignore[arg-type]
-                hand_input=hand_input,
-                idempotency_key=key,
-            )
+        written = hand_record(
+            game=game,
+            user=request.user,  # type: ignore[arg-type]
+            hand_input=hand_input,
+            idempotency_key=key,
+            expected_number=int(expected) if expected.isdigit() else None,
+        )
     except RuleError as exc:
         state = game_state(game)
         panel = sheet.build_panel(
@@ -232,11 +224,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_sheet(
             request, _sheet_context(request, game, state=state, panel=panel), status=422
         )
-    except ConflictError as exc:
-        return _render_sheet(
-            request, _sheet_context(request, _load(request, pk), notice=exc.message), status=409
-        )
-    except _StaleHand:
+    except StaleHandError:
         fresh = _load(request, pk)
         state = game_state(fresh)
         notice = (
@@ -247,6 +235,10 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             notice = f"Not saved: hand {expected} was already saved and the game is over."
         return _render_sheet(
             request, _sheet_context(request, fresh, state=state, notice=notice), status=409
+        )
+    except ConflictError as exc:
+        return _render_sheet(
+            request, _sheet_context(request, _load(request, pk), notice=exc.message), status=409
         )
     fresh = _load(request, pk)
     state = game_state(fresh)
@@ -645,7 +637,11 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
 
 
 def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> None:
-    """ "Play again": the seats, variant, options, teams and league of an earlier game."""
+    """ "Play again": the seats, variant, options, teams and league of an earlier game;
+    or, from a league's page, that league."""
+    league = (request.GET.get("league") or "").strip()
+    if league.isdigit() and leagues_visible_to(request.user).filter(pk=int(league)).exists():
+        entry.league = league
     try:
         pk = int(request.GET.get("from") or 0)
     except ValueError:
@@ -684,6 +680,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
             "games/new.html",
             {
                 "choosing": True,
+                "league": (request.GET.get("league") or "").strip(),
                 "rulesets": [
                     {
                         **r.metadata(),
