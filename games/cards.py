@@ -5,16 +5,28 @@ ten, the suit symbols ``♠ ♥ ♦ ♣`` stand for ``S H D C``, and ``JK`` is a
 UNO cards are colour then value: ``G7``, ``BS`` (skip), ``RR`` (reverse), ``Y+2``
 (draw two), and the wilds ``W`` and ``W+4``. Parsing ignores case and spaces.
 
+Where suits (or UNO colours) score nothing, a game may also take a card by its rank (or
+value) alone, when nobody noted the suit: ``parse_french(code, suit_optional=True)``
+reads ``4``, ``10``, ``T`` or ``K`` as a card with no suit, and
+``parse_uno(code, colour_optional=True)`` reads ``7``, ``S``, ``R`` or ``+2`` as a card
+with no colour (a bare ``R`` is a Reverse; ``RR`` is the red one, ``R7`` the red 7).
+Such a card's code is just the rank or value, and :func:`check_copies` counts it against
+every copy of its rank in the deck.
+
     >>> parse_french("t♥").code
     '10H'
     >>> parse_uno("y+2").points_key
     'draw'
+    >>> parse_french("t", suit_optional=True).code
+    '10'
+    >>> parse_uno("+2", colour_optional=True).label
+    'Draw Two (any colour)'
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from games.base import CardError
@@ -46,34 +58,45 @@ _SYMBOL_TO_SUIT = {
 _JOKER_SPELLINGS = {"JK", "JOKER", "JKR", "🃏"}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class FrenchCard:
-    """A card of a French-suited deck; a joker has rank ``"JK"`` and no suit."""
+    """A card of a French-suited deck. A joker has rank ``"JK"`` and no suit; a card
+    entered by its rank alone (see :func:`parse_french`) has a rank and no suit either."""
 
     rank: str
     suit: str | None
 
     @property
     def code(self) -> str:
-        return JOKER if self.is_joker else f"{self.rank}{self.suit}"
+        return JOKER if self.is_joker else f"{self.rank}{self.suit or ''}"
 
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER
 
     @property
+    def rank_only(self) -> bool:
+        """True for a card whose suit was not given (never for a joker, which has none)."""
+        return self.suit is None and not self.is_joker
+
+    @property
     def label(self) -> str:
         if self.is_joker:
             return "Joker"
-        assert self.suit is not None
+        if self.suit is None:
+            return self.rank
         return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
 
     def __str__(self) -> str:
         return self.code
 
 
-def parse_french(code: object) -> FrenchCard:
-    """Parse one French-suited card code, forgivingly; :class:`CardError` names a bad one."""
+def parse_french(code: object, *, suit_optional: bool = False) -> FrenchCard:
+    """Parse one French-suited card code, forgivingly; :class:`CardError` names a bad one.
+
+    With ``suit_optional`` a rank alone (``"4"``, ``"10"``, ``"T"``, ``"k"``) is a card
+    whose suit was not given, for games where suits score nothing.
+    """
     if not isinstance(code, str):
         raise CardError(f"{code!r} is not a card code (expected text such as 'AS' or '10H')")
     text = "".join(code.split()).upper()
@@ -81,8 +104,15 @@ def parse_french(code: object) -> FrenchCard:
         text = text.replace(symbol, suit)
     if text in _JOKER_SPELLINGS:
         return FrenchCard(JOKER, None)
+    if suit_optional:
+        alone = "10" if text == "T" else text
+        if alone in RANKS:
+            return FrenchCard(alone, None)
     if len(text) < 2:
-        raise CardError(f"'{code}' is not a card: write rank then suit, such as 'AS' or '10H'")
+        alternative = ", or the rank alone such as '4'" if suit_optional else ""
+        raise CardError(
+            f"'{code}' is not a card: write rank then suit, such as 'AS' or '10H'{alternative}"
+        )
     rank, suit = text[:-1], text[-1]
     if rank == "T":
         rank = "10"
@@ -96,6 +126,12 @@ def parse_french(code: object) -> FrenchCard:
     if rank not in RANKS:
         raise CardError(f"'{code}' is not a card: '{rank}' is not a rank (A 2–10 J Q K, or JK)")
     return FrenchCard(rank, suit)
+
+
+def french_rank(code: str) -> str:
+    """The rank of a French card code, suited or not (``"10H"`` and ``"10"`` give
+    ``"10"``; a joker gives ``"JK"``): the ``rank_of`` of :func:`check_copies`."""
+    return parse_french(code, suit_optional=True).rank
 
 
 def french_deck(
@@ -135,9 +171,11 @@ _UNO_WILD_ALIASES = {
 }
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class UnoCard:
-    """A card of the 108-card UNO deck; wilds have no colour."""
+    """A card of the 108-card UNO deck. Wilds (``W``, ``W+4``) have no colour; a number
+    or action entered without its colour (see :func:`parse_uno`) has none either, and is
+    not wild."""
 
     colour: str | None
     value: str
@@ -148,7 +186,12 @@ class UnoCard:
 
     @property
     def is_wild(self) -> bool:
-        return self.colour is None
+        return self.value in UNO_WILDS
+
+    @property
+    def value_only(self) -> bool:
+        """True for a number or action card whose colour was not given."""
+        return self.colour is None and not self.is_wild
 
     @property
     def points_key(self) -> str:
@@ -167,31 +210,55 @@ class UnoCard:
             return "Wild"
         if self.value == "W+4":
             return "Wild Draw Four"
-        assert self.colour is not None
         name = UNO_ACTION_NAMES.get(self.value, self.value)
+        if self.colour is None:
+            return f"{name} (any colour)"
         return f"{UNO_COLOUR_NAMES[self.colour].capitalize()} {name}"
 
     def __str__(self) -> str:
         return self.code
 
 
-def parse_uno(code: object) -> UnoCard:
-    """Parse one UNO card code, forgivingly; :class:`CardError` names a bad one."""
+def _uno_value(text: str) -> str | None:
+    """The value a text names (``"7"``, ``"SKIP"`` → ``"S"``), or None."""
+    value = _UNO_VALUE_ALIASES.get(text, text)
+    if value in UNO_ACTIONS or (len(value) == 1 and value.isdigit()):
+        return value
+    return None
+
+
+def parse_uno(code: object, *, colour_optional: bool = False) -> UnoCard:
+    """Parse one UNO card code, forgivingly; :class:`CardError` names a bad one.
+
+    With ``colour_optional`` a value alone (``"7"``, ``"S"``, ``"R"``, ``"+2"``) is a card
+    whose colour was not given, for games where colours score nothing. A bare ``R`` is
+    then a Reverse: the red cards are ``RR`` (Reverse), ``R7`` and so on.
+    """
     if not isinstance(code, str):
         raise CardError(f"{code!r} is not a card code (expected text such as 'G7' or 'W+4')")
     text = "".join(code.split()).upper()
     if text in _UNO_WILD_ALIASES:
         return UnoCard(None, _UNO_WILD_ALIASES[text])
+    if colour_optional:
+        alone = _uno_value(text)
+        if alone is not None:
+            return UnoCard(None, alone)
     if len(text) < 2 or text[0] not in UNO_COLOURS:
+        alternative = ", a value alone such as '7' or 'S'," if colour_optional else ","
         raise CardError(
             f"'{code}' is not an UNO card: write colour (R, Y, G, B) then value, "
-            "such as 'G7', 'BS' or 'Y+2', or a wild 'W' / 'W+4'"
+            f"such as 'G7', 'BS' or 'Y+2'{alternative} or a wild 'W' / 'W+4'"
         )
-    colour, value = text[0], text[1:]
-    value = _UNO_VALUE_ALIASES.get(value, value)
-    if not (value in UNO_ACTIONS or (len(value) == 1 and value.isdigit())):
-        raise CardError(f"'{code}' is not an UNO card: '{value}' is not a value (0–9, S, R, +2)")
+    colour, value = text[0], _uno_value(text[1:])
+    if value is None:
+        raise CardError(f"'{code}' is not an UNO card: '{text[1:]}' is not a value (0–9, S, R, +2)")
     return UnoCard(colour, value)
+
+
+def uno_value(code: str) -> str:
+    """The value of an UNO card code, coloured or not (``"G7"`` and ``"7"`` give ``"7"``;
+    wilds give ``"W"`` / ``"W+4"``): the ``rank_of`` of :func:`check_copies`."""
+    return parse_uno(code, colour_optional=True).value
 
 
 def uno_deck() -> Counter[str]:
@@ -207,22 +274,90 @@ def uno_deck() -> Counter[str]:
     return deck
 
 
+#: What a rank (or UNO value) is called in the plural, for messages.
+_PLURALS: Mapping[str, str] = {
+    "A": "aces",
+    "J": "jacks",
+    "Q": "queens",
+    "K": "kings",
+    "0": "zeros",
+    "1": "ones",
+    "2": "twos",
+    "3": "threes",
+    "4": "fours",
+    "5": "fives",
+    "6": "sixes",
+    "7": "sevens",
+    "8": "eights",
+    "9": "nines",
+    "10": "tens",
+    "S": "Skips",
+    "R": "Reverses",
+    "+2": "Draw Twos",
+}
+
+
+def _holds(deck_name: str) -> str:
+    return "hold" if "decks" in deck_name.split() else "holds"
+
+
 def check_copies(
     codes: Iterable[str],
     deck: Mapping[str, int],
     *,
     field: str = "results",
     deck_name: str = "the deck",
+    rank_of: Callable[[str], str] | None = None,
 ) -> None:
-    """Raise :class:`CardError` if ``codes`` hold a card more often than ``deck`` does."""
+    """Raise :class:`CardError` if ``codes`` hold a card more often than ``deck`` does.
+
+    Without ``rank_of`` every code must be a card of ``deck``. With it (a function giving
+    the rank of a code, such as :func:`french_rank` or :func:`uno_value`), a code may also
+    be a rank alone, a card whose suit or colour was not given: then the cards of a rank,
+    with and without suit, may not outnumber that rank's copies in ``deck`` either.
+
+        >>> check_copies(["4", "4H", "4"], french_deck(1), rank_of=french_rank)
+        >>> check_copies(["4", "4H", "4", "4S", "4"], french_deck(1), rank_of=french_rank)
+        Traceback (most recent call last):
+        ...
+        games.base.CardError: 4 is entered 5 times (4 ×3, 4H, 4S), but the deck holds only 4 fours
+    """
     counts = Counter(codes)
+    holds = _holds(deck_name)
+    rank_copies: Counter[str] = Counter()
+    if rank_of is not None:
+        for code, held in deck.items():
+            rank_copies[rank_of(code)] += held
     for code, count in counts.items():
-        held = deck.get(code, 0)
-        if held == 0:
+        if code in deck:
+            held = deck[code]
+            if count > held:
+                copies = "copy" if held == 1 else "copies"
+                raise CardError(
+                    f"{code} is entered {count} times, "
+                    f"but {deck_name} {holds} only {held} {copies}",
+                    field=field,
+                )
+        elif code not in rank_copies:
             raise CardError(f"{code} is not in {deck_name}", field=field)
-        if count > held:
-            copies = "copy" if held == 1 else "copies"
+    if rank_of is None:
+        return
+    # Cards of each rank, by code in the order entered.
+    by_rank: dict[str, Counter[str]] = {}
+    for code, count in counts.items():
+        by_rank.setdefault(code if code not in deck else rank_of(code), Counter())[code] = count
+    for rank, entered in by_rank.items():
+        if rank in deck or rank not in entered:
+            continue  # no card of this rank without its suit: checked above
+        total, held = sum(entered.values()), rank_copies[rank]
+        if total > held:
+            plural = _PLURALS.get(rank, f"cards of rank {rank}")
+            parts = ", ".join(
+                code if count == 1 else f"{code} ×{count}" for code, count in entered.items()
+            )
+            detail = f" ({parts})" if len(entered) > 1 else ""
             raise CardError(
-                f"{code} is entered {count} times, but {deck_name} holds only {held} {copies}",
+                f"{rank} is entered {total} times{detail}, but {deck_name} {holds} "
+                f"only {held} {plural}",
                 field=field,
             )

@@ -20,7 +20,7 @@ from games.base import (
     Variant,
     hand_context,
 )
-from games.cards import FrenchCard, french_deck, parse_french
+from games.cards import FrenchCard, french_deck, french_rank, parse_french
 from games.shedding import parse_left_in_hand
 
 #: Dirt rank of each hand, by variant.
@@ -159,11 +159,13 @@ class Dirt(Ruleset):
                 parsed = parse_left_in_hand(
                     config,
                     raw,
-                    parse_card=parse_french,
+                    # Suits score nothing: a rank alone ("4") is a card too.
+                    parse_card=partial(parse_french, suit_optional=True),
                     card_code=_code,
                     card_points=partial(card_points, dirt_rank=dirt, ten_points=ten),
                     deck=deck,
                     deck_name=deck_name,
+                    rank_of=french_rank,
                 )
             except RuleError as exc:
                 raise hand_context(number, exc, len(hands)) from None

@@ -16,6 +16,7 @@ lowest wins). In both, a score of exactly 500 drops back to 0.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from games.base import (
@@ -27,7 +28,7 @@ from games.base import (
     Ruleset,
     hand_context,
 )
-from games.cards import UnoCard, parse_uno, uno_deck
+from games.cards import UnoCard, parse_uno, uno_deck, uno_value
 from games.shedding import parse_left_in_hand
 
 #: A score above this ends the game.
@@ -53,6 +54,11 @@ def card_points(card: UnoCard) -> int:
 
         >>> [card_points(parse_uno(c)) for c in ("B8", "G7", "R0", "W+4", "YS")]
         [8, 50, 50, 50, 20]
+
+    A card whose colour was not given scores the same:
+
+        >>> [card_points(parse_uno(c, colour_optional=True)) for c in ("8", "7", "S", "W")]
+        [8, 50, 20, 50]
     """
     if card.is_wild:
         return WILD_POINTS
@@ -127,11 +133,13 @@ class DirtyUno(Ruleset):
                 parsed = parse_left_in_hand(
                     config,
                     raw,
-                    parse_card=parse_uno,
+                    # Colours score nothing: a value alone ("7", "S") is a card too.
+                    parse_card=partial(parse_uno, colour_optional=True),
                     card_code=lambda c: c.code,
                     card_points=card_points,
                     deck=deck,
                     deck_name="the 108-card UNO deck",
+                    rank_of=uno_value,
                 )
             except RuleError as exc:
                 raise hand_context(number, exc, len(hands)) from None

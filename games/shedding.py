@@ -5,6 +5,9 @@ in their hand or the points the table already counted::
 
     {"winner": 1, "results": [{"player": 2, "cards": ["JK", "4H"]},
                               {"player": 3, "points": 12}]}
+
+In both games suits (or colours) score nothing, so a card may be given by its rank (or
+value) alone, ``"4"`` or ``"7"``, when nobody noted its suit; it is stored that way.
 """
 
 from __future__ import annotations
@@ -42,12 +45,14 @@ def parse_left_in_hand(
     card_points: Callable[[C], int],
     deck: Mapping[str, int],
     deck_name: str,
+    rank_of: Callable[[str], str] | None = None,
 ) -> LeftInHand[C]:
     """Check a reported hand and count each player's points.
 
     Every player but the winner must appear once in ``results`` with ``cards`` or
     ``points`` (not both); the winner holds nothing. Across the hand, no card may appear
-    more often than ``deck`` holds it.
+    more often than ``deck`` holds it; with ``rank_of``, cards given by rank alone are
+    allowed and counted against their rank (see :func:`games.cards.check_copies`).
     """
     if not isinstance(raw, Mapping):
         raise RuleError("a hand must be an object with 'winner' and 'results'")
@@ -108,7 +113,7 @@ def parse_left_in_hand(
     if missing:
         names = ", ".join(str(p) for p in missing)
         raise RuleError(f"results are missing for player {names}", "results")
-    check_copies(all_codes, deck, field="results", deck_name=deck_name)
+    check_copies(all_codes, deck, field="results", deck_name=deck_name, rank_of=rank_of)
     points[winner] = 0
     ordered = [normalised[p] for p in config.players if p in normalised]
     return LeftInHand(

@@ -45,11 +45,18 @@
   var UNO_WILDS = { "W": "W", "WILD": "W", "W+4": "W+4", "WD4": "W+4", "+4": "W+4", "WILD+4": "W+4", "W4": "W+4" };
   var UNO_ALIASES = { "SKIP": "S", "REVERSE": "R", "REV": "R", "D2": "+2", "DRAW2": "+2", "DT": "+2" };
 
+  // A card is { key, suit, code }: key is the pad button (rank or UNO value), suit the
+  // suit or colour letter, "" when not given. Suits and colours score nothing in these
+  // games, so a rank alone ("4", "T") or value alone ("7", "S", "R", "+2") is a card too,
+  // and is sent as typed: the server stores what the table reported. As on the server, a
+  // bare "R" is a Reverse; "RR" is the red one and "R7" a red 7.
   function parseCard(token, config, byKey) {
     var text = token.toUpperCase().replace(/\s+/g, "");
     if (config.kind === "french") {
       text = text.replace(/[♠♤♥♡♦♢♣♧]/g, function (s) { return SYMBOL_SUIT[s]; });
-      if (text === "JK" || text === "JOKER" || text === "JKR") return { key: "JK", suit: "", code: "JK" };
+      if (text === "JK" || text === "JOKER" || text === "JKR" || text === "🃏") return { key: "JK", suit: "", code: "JK" };
+      var alone = text === "T" ? "10" : text;
+      if (byKey[alone]) return { key: alone, suit: "", code: alone };
       var rank = text.slice(0, -1), suit = text.slice(-1);
       if (!SUIT_SYMBOL[suit]) { rank = text.slice(1); suit = text.charAt(0); }
       if (rank === "T") rank = "10";
@@ -57,12 +64,16 @@
       return { key: rank, suit: suit, code: rank + suit };
     }
     if (UNO_WILDS[text]) return { key: UNO_WILDS[text], suit: "", code: UNO_WILDS[text] };
+    var only = UNO_ALIASES[text] || text;
+    if (byKey[only] && only.charAt(0) !== "W") return { key: only, suit: "", code: only };
     var colour = text.charAt(0), value = text.slice(1);
     value = UNO_ALIASES[value] || value;
     if ("RYGB".indexOf(colour) < 0 || !colour || !byKey[value] || value.charAt(0) === "W") return null;
     return { key: value, suit: colour, code: colour + value };
   }
 
+  // The code of a pad button with a suit (or colour) picked, or "" for none: then the
+  // code is the rank (or value) alone.
   function codeFor(config, key, suit) {
     if (config.kind === "french") return key === "JK" ? "JK" : key + suit;
     return key.charAt(0) === "W" ? key : suit + key;
@@ -82,17 +93,29 @@
     config.values.forEach(function (v) { byKey[v.key] = v; });
     var pads = Array.prototype.slice.call(panel.querySelectorAll(".pad"));
 
-    function usedCounts(except) {
-      var used = {};
+    // Cards entered on the pads in play: by code, and by pad button (rank or value,
+    // with or without suit), the two limits the server checks.
+    function usedCounts() {
+      var used = { code: {}, key: {} };
       pads.forEach(function (pad) {
         var input = pad.querySelector(".cards-input");
-        if (input.disabled && input !== except) return;
+        if (input.disabled) return;
         tokens(input).forEach(function (t) {
           var card = parseCard(t, config, byKey);
-          if (card) used[card.code] = (used[card.code] || 0) + 1;
+          if (!card) return;
+          used.code[card.code] = (used.code[card.code] || 0) + 1;
+          used.key[card.key] = (used.key[card.key] || 0) + 1;
         });
       });
       return used;
+    }
+
+    // Copies of a rank (or value) in the deck, over all suits (or colours).
+    function keyCopies(key) {
+      if (!byKey[key].suited) return config.deck[codeFor(config, key, "")] || 0;
+      var total = 0;
+      config.suits.forEach(function (s) { total += config.deck[codeFor(config, key, s.key)] || 0; });
+      return total;
     }
 
     function winner() { return checkedValue(form, "winner"); }
@@ -121,14 +144,16 @@
         if (card) {
           var value = byKey[card.key];
           chip.appendChild(el("span", "chip-rank", value.key === "JK" ? "Joker" : value.label));
+          // A card entered by rank (or value) alone shows no suit: none was reported.
           if (card.suit) {
             var suitText = config.kind === "french" ? SUIT_SYMBOL[card.suit] : card.suit;
             chip.appendChild(el("span", "chip-suit", suitText));
           }
-          if (config.kind === "uno") chip.classList.add("uno-" + (card.suit || "W"));
-          if (card.suit === "H" || card.suit === "D") chip.classList.add("red");
+          if (config.kind === "uno" && (card.suit || !value.suited)) chip.classList.add("uno-" + (card.suit || "W"));
+          if (config.kind === "french" && (card.suit === "H" || card.suit === "D")) chip.classList.add("red");
           if (value.dirt) chip.classList.add("dirt");
-          chip.setAttribute("aria-label", "Take back " + card.code + " (" + value.points + " points)");
+          var named = card.code + (card.suit || !value.suited ? "" : config.kind === "french" ? ", any suit" : ", any colour");
+          chip.setAttribute("aria-label", "Take back " + named + " (" + value.points + " points)");
         } else {
           chip.classList.add("bad");
           chip.appendChild(el("span", "chip-rank", t + "?"));
@@ -207,34 +232,19 @@
       var value = byKey[key];
       var input = pad.querySelector(".cards-input");
       var used = usedCounts();
-      var chosen = pad.dataset.suit || "";
-      var code;
-      if (!value.suited) {
-        code = codeFor(config, key, "");
-        if ((used[code] || 0) >= (config.deck[code] || 0)) {
-          message(pad, "All " + (config.deck[code] || 0) + " " + value.label + " cards of " + config.deck_name + " are already entered.");
-          return;
-        }
-      } else if (chosen) {
-        code = codeFor(config, key, chosen);
-        if ((used[code] || 0) >= (config.deck[code] || 0)) {
-          message(pad, "There " + ((config.deck[code] || 0) === 1 ? "is" : "are") + " only " + (config.deck[code] || 0) + " × " + code + " in " + config.deck_name + ", all entered.");
-          return;
-        }
-      } else {
-        // Any suit: suits score nothing here, so spread the copies over the suits; the
-        // deck check still catches more cards of a rank than the decks hold.
-        var best = null;
-        config.suits.forEach(function (s) {
-          var c = codeFor(config, key, s.key);
-          var n = used[c] || 0;
-          if (n < (config.deck[c] || 0) && (best === null || n < best.n)) best = { code: c, n: n };
-        });
-        if (!best) {
-          message(pad, "Every " + value.label + " in " + config.deck_name + " is already entered.");
-          return;
-        }
-        code = best.code;
+      var chosen = value.suited ? pad.dataset.suit || "" : "";
+      // With no suit picked the card goes in by rank alone: suits score nothing, and
+      // what is stored is what the table reported.
+      var code = codeFor(config, key, chosen);
+      var all = keyCopies(key);
+      if (chosen && (used.code[code] || 0) >= (config.deck[code] || 0)) {
+        var held = config.deck[code] || 0;
+        message(pad, "There " + (held === 1 ? "is" : "are") + " only " + held + " × " + code + " in " + config.deck_name + ", all entered.");
+        return;
+      }
+      if ((used.key[key] || 0) >= all) {
+        message(pad, "All " + all + (key === "JK" ? " jokers" : " × " + value.label) + " in " + config.deck_name + " are already entered.");
+        return;
       }
       input.value = tokens(input).concat([code]).join(" ");
       // A suit applies to the next card only: the usual case is "any suit".
@@ -262,7 +272,7 @@
       any.type = "button";
       any.dataset.suit = "";
       any.setAttribute("aria-pressed", "true");
-      any.title = config.kind === "french" ? "Suits score nothing: any suit will do" : "Colours score nothing: any colour will do";
+      any.title = config.kind === "french" ? "Suits score nothing: record the rank alone" : "Colours score nothing: record the value alone";
       suits.appendChild(any);
       config.suits.forEach(function (s) {
         var b = el("button", "pad-suit" + (s.red ? " red" : "") + (config.kind === "uno" ? " uno-" + s.key : ""), config.kind === "uno" ? s.label.charAt(0) : s.label);

@@ -3,15 +3,18 @@ colours, counted totals, exactly 500 dropping to 0 and the game ending past 500.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
 
+from scorekeeper.models import Hand, Player
 from tests.browser.sheet_ui import (
     cells,
     counted,
     footer,
     no_sideways_scroll,
+    pad,
     pad_shows,
     ranking,
     running,
@@ -22,6 +25,18 @@ from tests.browser.sheet_ui import (
     watch,
     went_out,
 )
+
+
+def stored_cards(url: str, number: int) -> dict[str, list[str]]:
+    """The cards saved for hand ``number`` of the game at ``url``, by player name."""
+    game_id = int(re.findall(r"/games/(\d+)/", url)[-1])
+    hand = Hand.objects.get(game_id=game_id, number=number)
+    names = dict(Player.objects.values_list("id", "name"))
+    return {names[r["player"]]: r["cards"] for r in hand.input["results"] if "cards" in r}
+
+
+def chips(page: Any, name: str) -> list[str]:
+    return [str(t) for t in pad(page, name).locator(".chip").all_text_contents()]
 
 
 def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> None:
@@ -73,7 +88,9 @@ def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> 
 def test_penalty_scoring_lowest_wins(signed_in_page: Any, live_server: Any) -> None:
     page = signed_in_page()
     problems = watch(page)
-    start_game(page, live_server, "dirty-uno", ["Ana", "Bo", "Cy"], options={"scoring": "penalty"})
+    url = start_game(
+        page, live_server, "dirty-uno", ["Ana", "Bo", "Cy"], options={"scoring": "penalty"}
+    )
     went_out(page, "Ana")
     counted(page, "Bo", 300)
     counted(page, "Cy", 100)
@@ -85,14 +102,31 @@ def test_penalty_scoring_lowest_wins(signed_in_page: Any, live_server: Any) -> N
     assert footer(page) == ["470", "300", "100"]
 
     # The spec's penalty examples: 493 / 354 / 100, then 543 and 101: Cy wins.
+    # Ana's 3 goes in without a colour ("Any"): it is saved as just "3".
     went_out(page, "Cy")
-    tap(page, "Ana", "Y:3", "R:+2")
+    tap(page, "Ana", "3", "R:+2")
     pad_shows(page, "Ana", "23 pts")
+    assert chips(page, "Ana") == ["3", "+2R"]
+    expect(pad(page, "Ana").locator(".chip").first).not_to_have_class(re.compile(r"uno-"))
     tap(page, "Bo", "W+4", "G:4")
     pad_shows(page, "Bo", "54 pts")
     save(page, 3)
     assert footer(page) == ["493", "354", "100"]
+    assert stored_cards(url, 3) == {"Ana": ["3", "R+2"], "Bo": ["W+4", "G4"]}
+
+    # The deck holds four 0s in all: a fifth is refused, with or without a colour.
     went_out(page, "Bo")
+    tap(page, "Cy", "0", "0", "B:0", "0", "0")
+    expect(pad(page, "Cy").locator(".pad-message")).to_have_text(
+        "All 4 × 0 in the UNO deck are already entered."
+    )
+    tap(page, "Cy", "B:0")
+    expect(pad(page, "Cy").locator(".pad-message")).to_have_text(
+        "There is only 1 × B0 in the UNO deck, all entered."
+    )
+    assert chips(page, "Cy") == ["0", "0", "0B", "0"]
+    for _ in range(4):
+        pad(page, "Cy").locator(".chip").first.click()
     tap(page, "Ana", "G:7")
     tap(page, "Cy", "R:1")
     save(page, 4)

@@ -74,6 +74,61 @@ def test_seven_jokers_with_three_decks_is_rejected() -> None:
         play([bad])
 
 
+def test_cards_given_by_rank_alone_score_as_with_their_suits() -> None:
+    # Suits score nothing: the worked example with no suits reported scores the same.
+    no_suits = hand(P1, p2=["JK", "4", "4", "K"], p3=["A", "7", "10", "3"], p4=["9", "2", "J"])
+    mixed = hand(P1, p2=["JK", "4H", "4", "KD"], p3=["a", "7C", "t", "3"], p4=["9S", "2", "j"])
+    expected = dict(play([FILLER, HAND_2]).hands[1].points)
+    assert expected == {P1: 0, P2: 101, P3: 26, P4: 12}
+    assert dict(play([FILLER, no_suits]).hands[1].points) == expected
+    assert dict(play([FILLER, mixed]).hands[1].points) == expected
+
+
+def test_a_rank_alone_is_stored_without_a_suit() -> None:
+    state = play([hand(P1, p2=["4", "t", "k", "4h", "jk"], p3=0, p4=0)])
+    assert state.hands[0].input["results"][0] == {
+        "player": P2,
+        "cards": ["4", "10", "K", "4H", "JK"],
+    }
+    # Stored input plays back to the same hand.
+    again = play([state.hands[0].input])
+    assert again.hands[0].input == state.hands[0].input
+    assert again.hands[0].points == state.hands[0].points
+
+
+def test_thirteen_fours_without_suits_with_three_decks_is_rejected_naming_the_four() -> None:
+    bad = hand(P1, p2=["4"] * 5, p3=["4"] * 4, p4=["4"] * 4)
+    with pytest.raises(CardError) as err:
+        play([bad])
+    assert err.value.field == "results"
+    assert err.value.message == (
+        "4 is entered 13 times, but 3 decks with jokers hold only 12 fours"
+    )
+    # Twelve are fine: three decks hold four suits of three fours.
+    play([hand(P1, p2=["4"] * 4, p3=["4"] * 4, p4=["4"] * 4)])
+
+
+def test_fours_with_and_without_suits_together_over_the_decks_are_rejected() -> None:
+    bad = hand(P1, p2=["4S", "4S", "4H"], p3=["4"] * 5, p4=["4"] * 5)
+    with pytest.raises(CardError) as err:
+        play([bad])
+    assert "4 is entered 13 times (4S ×2, 4H, 4 ×10)" in err.value.message
+    assert "only 12 fours" in err.value.message
+    play([hand(P1, p2=["4S", "4S", "4H"], p3=["4"] * 5, p4=["4"] * 4)])
+
+
+def test_a_suit_over_the_decks_is_rejected_even_with_room_for_the_rank() -> None:
+    bad = hand(P1, p2=["4S", "4S"], p3=["4S", "4S"], p4=["4"])
+    with pytest.raises(CardError, match=r"4S is entered 4 times, but 3 decks with jokers hold"):
+        play([bad])
+
+
+def test_a_bad_rank_alone_is_named() -> None:
+    with pytest.raises(CardError) as err:
+        play([hand(P1, p2=["11"], p3=0, p4=0)])
+    assert "'11'" in err.value.message
+
+
 def test_decks_default_by_player_count() -> None:
     assert [default_decks(n) for n in (3, 4, 6, 7, 12)] == [2, 3, 3, 4, 4]
     cfg = DIRT.configure(players=[1, 2, 3])
@@ -222,6 +277,14 @@ def test_totals_are_the_sum_of_the_hands_and_teams_never_score_for_their_winner(
         assert h.team_points is not None
         assert h.team_points[0 if h.winner in (P1, P3) else 1] == 0
     assert state.finished == (len(hands) == n_hands)
+
+
+@given(st.sampled_from(["2", "3", "4", "5", "6", "7"]), NON_JOKER, st.sampled_from([1, 10]))
+def test_a_card_scores_the_same_without_its_suit(dirt: str, code: str, ten: int) -> None:
+    suited = parse_french(code)
+    alone = parse_french(suited.rank, suit_optional=True)
+    assert alone.suit is None
+    assert card_points(alone, dirt, ten_points=ten) == card_points(suited, dirt, ten_points=ten)
 
 
 @given(st.sampled_from(["2", "3", "4", "5", "6", "7"]), NON_JOKER)

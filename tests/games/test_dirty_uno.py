@@ -217,6 +217,56 @@ def test_input_is_normalised() -> None:
     assert state.scores[A] == 112
 
 
+def test_cards_without_colours_score_as_with_them() -> None:
+    # The spec's example (B+2 YS RR and G9 Y0 against 420) with no colours reported.
+    hands = [hand(A, p2=420, p3=0), hand(A, p2=["+2", "S", "R"], p3=["9", "0"])]
+    state = GAME.play(three(), hands)
+    assert state.hands[1].points[A] == 119
+    assert state.scores[A] == 539
+    assert state.finished
+    penalty = GAME.play(three("penalty"), [hand(C, p1=["3", "+2"], p2=["W+4", "g4"])])
+    assert penalty.hands[0].points == {A: 23, B: 54, C: 0}
+
+
+def test_a_value_alone_is_stored_without_a_colour() -> None:
+    state = GAME.play(three(), [hand(A, p2=["7", "skip", "r", "RR", "d2"], p3=["w+4", "0"])])
+    assert state.hands[0].input["results"] == [
+        {"player": B, "cards": ["7", "S", "R", "RR", "+2"]},
+        {"player": C, "cards": ["W+4", "0"]},
+    ]
+    assert state.hands[0].points[A] == 50 + 20 + 20 + 20 + 20 + 50 + 50
+    again = GAME.play(three(), [state.hands[0].input])
+    assert again.hands[0].input == state.hands[0].input
+
+
+def test_five_zeros_without_colours_are_rejected_naming_the_zero() -> None:
+    # The deck holds one 0 per colour: four in all.
+    with pytest.raises(CardError) as err:
+        GAME.play(three(), [hand(A, p2=["0", "0", "0"], p3=["0", "0"])])
+    assert err.value.field == "results"
+    assert err.value.message == (
+        "0 is entered 5 times, but the 108-card UNO deck holds only 4 zeros"
+    )
+    GAME.play(three(), [hand(A, p2=["0", "0"], p3=["0", "0"])])
+
+
+def test_zeros_with_and_without_colours_together_over_the_deck_are_rejected() -> None:
+    with pytest.raises(CardError) as err:
+        GAME.play(three(), [hand(A, p2=["0", "0", "R0"], p3=["0", "G0"])])
+    assert "0 is entered 5 times (0 ×3, R0, G0)" in err.value.message
+    assert "only 4 zeros" in err.value.message
+    GAME.play(three(), [hand(A, p2=["0", "R0"], p3=["0", "G0"])])
+    # A coloured card over its own copies is named even with room for its value.
+    with pytest.raises(CardError, match="R0 is entered 2 times"):
+        GAME.play(three(), [hand(A, p2=["R0"], p3=["R0"])])
+
+
+def test_nine_reverses_without_colours_are_rejected() -> None:
+    GAME.play(three(), [hand(A, p2=["R"] * 4, p3=["R"] * 3 + ["RR"])])
+    with pytest.raises(CardError, match="only 8 Reverses"):
+        GAME.play(three(), [hand(A, p2=["R"] * 5, p3=["R"] * 3 + ["RR"])])
+
+
 @pytest.mark.parametrize(
     ("raw", "field", "words"),
     [
@@ -320,3 +370,24 @@ def test_scores_follow_the_hands(scoring: str, n: int, plays: list[tuple[int, li
         if scoring == "standard":
             assert state.scores[state.winners[0]] > 500
             assert len(state.winners) == 1
+
+
+UNO_VALUES = [*"0123456789", "S", "R", "+2"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.sampled_from(UNO_VALUES), extra=st.integers(1, 3), coloured=st.integers(0, 2))
+def test_more_cards_of_a_value_than_the_deck_are_rejected(
+    value: str, extra: int, coloured: int
+) -> None:
+    total = sum(copies for code, copies in uno_deck().items() if code[1:] == value)
+    # Some of them given as a red card, the rest without a colour.
+    red = [f"R{value}"] * min(coloured, uno_deck()[f"R{value}"])
+    alone = [value] * (total + extra - len(red))
+    cards = red + alone
+    with pytest.raises(CardError) as err:
+        GAME.play(three(), [hand(A, p2=cards[::2], p3=cards[1::2])])
+    assert f"{value} is entered {total + extra} times" in err.value.message
+    assert f"only {total} " in err.value.message
+    fine = red + [value] * (total - len(red))
+    GAME.play(three(), [hand(A, p2=fine[::2], p3=fine[1::2])])

@@ -410,7 +410,7 @@ def test_partner_dirt_sheet_is_by_team(ana_client: Client, user: User, four: lis
         ),
         (
             {"winner": "A", "cards_B": "AS AS AS AS", "cards_C": "2S", "cards_D": "3S"},
-            "AS is entered 4 times, but 3 decks with jokers holds only 3 copies",
+            "AS is entered 4 times, but 3 decks with jokers hold only 3 copies",
         ),
         (
             {"winner": "A", "cards_B": "JK", "cards_C": "JK"},
