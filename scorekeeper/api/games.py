@@ -304,7 +304,10 @@ class SheddingResultSerializer(serializers.Serializer):
     cards = serializers.ListField(
         child=serializers.CharField(),
         required=False,
-        help_text='Cards left in hand, e.g. ["JK", "4H"].',
+        help_text=(
+            'Cards left in hand, e.g. ["JK", "4H"]; a rank or UNO value alone ("4", "7") '
+            "when the suit or colour was not noted."
+        ),
     )
     points = serializers.IntegerField(
         min_value=0, required=False, help_text="Points the table counted (not with cards)."
