@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from games import GameConfig, GameState, get_ruleset
-from scorekeeper.models import Game, Hand, League
+from scorekeeper.models import Game, Hand, HandRevision, League
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -94,3 +94,13 @@ def player_names(game: Game) -> dict[int, str]:
 
 def hand_of(game: Game, number: int) -> Hand | None:
     return next((h for h in game.hands.all() if h.number == number), None)
+
+
+def hand_history(game: Game, number: int) -> list[HandRevision]:
+    """Every version of one hand, oldest first: who recorded, corrected or undid it, when,
+    and the input as it was then."""
+    return list(
+        HandRevision.objects.filter(game=game, number=number)
+        .select_related("user")
+        .order_by("created_at", "id")
+    )

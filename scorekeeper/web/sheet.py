@@ -29,6 +29,7 @@ from games.cards import (
     uno_deck,
 )
 from scorekeeper.models import Game
+from scorekeeper.selectors.games import hand_history
 from scorekeeper.web.forms import Entry, PlayerEntry
 
 RULESET_ENTRY_TEMPLATES = {
@@ -541,6 +542,7 @@ class Panel:
     bowers: dict[str, str] = field(default_factory=dict)
     scoring: str = ""
     storage_key: str = ""
+    history: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any]:
@@ -601,6 +603,42 @@ def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any
     }
 
 
+def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """One line saying what a stored hand input reported, in the table's words."""
+
+    def name(pid: Any) -> str:
+        try:
+            return names.get(int(pid), f"player {pid}")
+        except (TypeError, ValueError):
+            return str(pid)
+
+    parts: list[str] = []
+    if hand_input.get("winner") is not None:
+        parts.append(f"{name(hand_input['winner'])} went out")
+    if hand_input.get("suit"):
+        parts[-1:] = [f"{name(hand_input.get('winner'))} claimed {hand_input['suit']}"]
+        surplus = hand_input.get("surplus")
+        if surplus:
+            parts.append("surplus " + " ".join(str(c) for c in surplus))
+        elif hand_input.get("surplus_count"):
+            parts.append(f"{hand_input['surplus_count']} surplus")
+        if hand_input.get("bower_holder") is not None:
+            parts.append(f"bower with {name(hand_input['bower_holder'])}")
+    for row in hand_input.get("results") or []:
+        bits: list[str] = []
+        if row.get("cards") is not None:
+            bits.append(" ".join(str(c) for c in row["cards"]) or "no cards")
+        if row.get("points") is not None:
+            bits.append(f"{row['points']} pts")
+        if row.get("passes"):
+            bits.append(f"{row['passes']} passes")
+        if row.get("cards_left"):
+            bits.append(f"{row['cards_left']} cards left")
+        if bits:
+            parts.append(f"{name(row.get('player'))}: {', '.join(bits)}")
+    return "; ".join(parts)
+
+
 def build_panel(
     game: Game,
     state: GameState,
@@ -656,6 +694,17 @@ def build_panel(
         entry=entry,
         idempotency_key=idempotency_key or uuid.uuid4().hex,
     )
+    if editing:
+        panel.history = [
+            {
+                "revision": rev.revision,
+                "action": rev.get_action_display(),
+                "user": rev.user.get_username() if rev.user else "someone",
+                "at": rev.created_at,
+                "summary": describe_input(rev.input, names),
+            }
+            for rev in hand_history(game, number)
+        ]
     if ruleset == "dirt":
         panel.dirt_rank = str(facts.get("dirt_rank", ""))
     if ruleset in ("dirt", "dirty-uno"):
