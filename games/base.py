@@ -484,6 +484,18 @@ def hand_context(number: int, error: RuleError, last: int) -> RuleError:
     return type(error)(f"hand {number}: {error.message}", error.field)
 
 
+def top_ranked(standings: Sequence[StandingRow]) -> tuple[int, ...]:
+    """The players sharing first place (every member of a first-placed team)."""
+    return tuple(p for row in standings if row.rank == 1 for p in row.players)
+
+
+def next_hand_of(config: GameConfig, played: int, **facts: JSON) -> dict[str, JSON]:
+    """What the table needs before dealing hand ``played + 1``: its number, its dealer,
+    and the game's own facts (dirt rank, short players, rubber…)."""
+    number = played + 1
+    return {"number": number, "dealer": config.dealer_for(number), **facts}
+
+
 def ceil_div(a: int, b: int) -> int:
     return math.ceil(a / b)
 

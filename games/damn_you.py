@@ -35,6 +35,7 @@ from games.base import (
     as_count,
     as_player_id,
     hand_context,
+    top_ranked,
 )
 
 #: 52 cards and two jokers.
@@ -286,9 +287,7 @@ class DamnYou(Ruleset):
         if sole_holder is not None:
             winners = (sole_holder,)
         elif finished:
-            winners = tuple(
-                row.player for row in standings if row.rank == 1 and row.player is not None
-            )
+            winners = top_ranked(standings)
         return GameState(
             config=config,
             hands=tuple(outcomes),

@@ -19,6 +19,8 @@ from games.base import (
     Ruleset,
     Variant,
     hand_context,
+    next_hand_of,
+    top_ranked,
 )
 from games.cards import FrenchCard, french_deck, french_rank, parse_french
 from games.shedding import parse_left_in_hand
@@ -207,16 +209,12 @@ class Dirt(Ruleset):
         )
         winners: tuple[int, ...] = ()
         if finished:
-            winners = tuple(p for row in standings if row.rank == 1 for p in row.players)
+            winners = top_ranked(standings)
         next_hand = None
         if not finished:
-            number = played + 1
-            next_hand = {
-                "number": number,
-                "dealer": config.dealer_for(number),
-                "dirt_rank": ranks[played],
-                "hands_left": len(ranks) - played,
-            }
+            next_hand = next_hand_of(
+                config, played, dirt_rank=ranks[played], hands_left=len(ranks) - played
+            )
         return GameState(
             config=config,
             hands=tuple(outcomes),

@@ -32,6 +32,8 @@ from games.base import (
     as_count,
     as_player_id,
     hand_context,
+    next_hand_of,
+    top_ranked,
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
 
@@ -323,18 +325,10 @@ class DirtyDeals(Ruleset):
         if champion is not None:
             winners = (champion,)
         elif closed:
-            winners = tuple(
-                row.player for row in standings if row.rank == 1 and row.player is not None
-            )
+            winners = top_ranked(standings)
         next_hand = None
         if not finished:
-            number = played + 1
-            next_hand = {
-                "number": number,
-                "dealer": config.dealer_for(number),
-                "rubber": rubber,
-                "bowers": dict(BOWER),
-            }
+            next_hand = next_hand_of(config, played, rubber=rubber, bowers=dict(BOWER))
         return GameState(
             config=config,
             hands=tuple(outcomes),

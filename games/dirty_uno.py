@@ -27,6 +27,8 @@ from games.base import (
     RuleError,
     Ruleset,
     hand_context,
+    next_hand_of,
+    top_ranked,
 )
 from games.cards import UnoCard, parse_uno, uno_deck, uno_value
 from games.shedding import parse_left_in_hand
@@ -180,17 +182,10 @@ class DirtyUno(Ruleset):
             standings = self.ranked_rows(config, scores, key=lambda p: (p not in ahead, -scores[p]))
         winners: tuple[int, ...] = ()
         if finished:
-            winners = tuple(
-                row.player for row in standings if row.rank == 1 and row.player is not None
-            )
+            winners = top_ranked(standings)
         next_hand = None
         if not finished:
-            number = played + 1
-            next_hand = {
-                "number": number,
-                "dealer": config.dealer_for(number),
-                "reminder": REMINDER,
-            }
+            next_hand = next_hand_of(config, played, reminder=REMINDER)
         return GameState(
             config=config,
             hands=tuple(outcomes),

@@ -25,6 +25,8 @@ from games.base import (
     Ruleset,
     as_player_id,
     hand_context,
+    next_hand_of,
+    top_ranked,
 )
 
 #: How far the dealer's left-over portion of the deck may be from empty (either way)
@@ -122,14 +124,11 @@ class ScrewYourNeighbour(Ruleset):
         if champion is not None:
             winners, ended_by = (champion,), "target"
         elif closed:
-            winners = tuple(
-                row.player for row in standings if row.rank == 1 and row.player is not None
-            )
+            winners = top_ranked(standings)
             ended_by = "closed"
         next_hand = None
         if not finished:
-            number = played + 1
-            next_hand = {"number": number, "dealer": config.dealer_for(number)}
+            next_hand = next_hand_of(config, played)
         return GameState(
             config=config,
             hands=tuple(outcomes),
