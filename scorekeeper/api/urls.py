@@ -1,12 +1,13 @@
 """REST API v1 (see ../shared/spec/api.md). Each area keeps its own ``urlpatterns``."""
 
-from scorekeeper.api import auth, games, leagues, players, rulesets, schema
+from scorekeeper.api import auth, backup, games, leagues, players, rulesets, schema
 
 urlpatterns = [
     *schema.urlpatterns,
     *auth.urlpatterns,
     *rulesets.urlpatterns,
     *players.urlpatterns,
+    *backup.urlpatterns,
     *leagues.urlpatterns,
     *games.urlpatterns,
 ]

@@ -1,0 +1,224 @@
+"""The Django admin: players, leagues and games for the install's administrator.
+
+Score sheets change only through the game services (which run the engine and keep the
+league statistics in step), so the admin shows games, hands and their history read-only;
+deleting a game goes through ``game_delete``. Players, leagues and memberships are
+plain data and can be edited. Statistics are derived and only shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from scorekeeper.models import (
+    Game,
+    Hand,
+    HandRevision,
+    League,
+    Membership,
+    Player,
+    PlayerStanding,
+    RatingPoint,
+    Seat,
+)
+from scorekeeper.services.games import game_delete
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Derived or historical rows: to look at, never to edit by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "created_by", "created_at"]
+    search_fields = ["name", "user__username"]
+    raw_id_fields = ["user", "created_by"]
+    readonly_fields = ["created_at"]
+    date_hierarchy = "created_at"
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["player"]
+    readonly_fields = ["joined_at"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "member_count", "game_count", "created_at"]
+    search_fields = ["name", "owner__username"]
+    raw_id_fields = ["owner"]
+    readonly_fields = ["created_at"]
+    inlines = [MembershipInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[League]:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("owner")
+            .annotate(
+                n_members=Count("memberships", distinct=True),
+                n_games=Count("games", distinct=True),
+            )
+        )
+
+    @admin.display(description="members", ordering="n_members")
+    def member_count(self, league: Any) -> int:
+        return int(league.n_members)
+
+    @admin.display(description="games", ordering="n_games")
+    def game_count(self, league: Any) -> int:
+        return int(league.n_games)
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "player", "team", "score", "place", "won")
+    ordering = ["position"]
+
+
+class HandInline(ReadOnlyInline):
+    model = Hand
+    fields = ("number", "input", "revision", "created_by", "created_at")
+    ordering = ["number"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """Games are made and changed on the score sheet (or the API), where the engine
+    checks every hand; here they can be looked at, and deleted."""
+
+    list_display = [
+        "__str__",
+        "ruleset",
+        "variant",
+        "league",
+        "owner",
+        "status",
+        "hand_count",
+        "created_at",
+    ]
+    list_filter = ["ruleset", "status", "league"]
+    list_select_related = ["league", "owner"]
+    search_fields = ["=id", "league__name", "owner__username", "seats__player__name"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, HandInline]
+    fields = [
+        "ruleset",
+        "variant",
+        "options",
+        "teams",
+        "first_dealer",
+        "league",
+        "owner",
+        "closed",
+        "status",
+        "finished_at",
+        "hand_count",
+        "version",
+        "created_at",
+        "updated_at",
+    ]
+
+    def get_search_fields(self, request: HttpRequest) -> list[str]:
+        # "=id" needs a number: a search for a name leaves it out.
+        term = request.GET.get("q", "").strip()
+        fields = list(self.search_fields)
+        return fields if term.isdigit() else [f for f in fields if f != "=id"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # A game's hands and their history go with it (the history's own admin is
+        # read-only, which would otherwise forbid deleting the game).
+        deleted, model_count, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, model_count, set(), protected
+
+    def delete_model(self, request: HttpRequest, obj: Game) -> None:
+        game_delete(game=obj, user=None)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        for game in queryset:
+            game_delete(game=game, user=None)
+
+
+@admin.register(HandRevision)
+class HandRevisionAdmin(ReadOnlyAdmin):
+    list_display = ["game", "number", "revision", "action", "user", "created_at"]
+    list_filter = ["action"]
+    list_select_related = ["game", "user"]
+    search_fields = ["=game__id"]
+    raw_id_fields = ["game"]
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[HandRevision], search_term: str
+    ) -> tuple[QuerySet[HandRevision], bool]:
+        if search_term and not search_term.strip().isdigit():
+            return queryset.none(), False
+        return super().get_search_results(request, queryset, search_term)
+
+
+@admin.register(PlayerStanding)
+class PlayerStandingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "league",
+        "ruleset",
+        "player",
+        "games",
+        "wins",
+        "place_sum",
+        "rating",
+        "updated_at",
+    ]
+    list_filter = ["ruleset", "league"]
+    list_select_related = ["league", "player"]
+    search_fields = ["player__name", "league__name"]
+    ordering = ["league", "ruleset", "-rating"]
+
+
+@admin.register(RatingPoint)
+class RatingPointAdmin(ReadOnlyAdmin):
+    list_display = [
+        "league",
+        "ruleset",
+        "player",
+        "game",
+        "played_at",
+        "place",
+        "won",
+        "rating",
+        "games",
+    ]
+    list_filter = ["ruleset", "league"]
+    list_select_related = ["league", "player", "game"]
+    search_fields = ["player__name", "league__name"]
