@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -68,6 +69,30 @@ def game_config(game: Game) -> GameConfig:
         teams=tuple(tuple(t) for t in teams) if teams else None,
         first_dealer=game.first_dealer_id,
     )
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A seat's derived columns, as the engine's state gives them."""
+
+    score: int
+    place: int | None
+    won: bool
+
+
+def seat_results(state: GameState) -> dict[int, SeatResult]:
+    """Each player's score, final place (only once the game is over) and whether they
+    won: what ``Seat`` stores so league queries need not replay games."""
+    place_of = {pid: row.rank for row in state.standings for pid in row.players}
+    winners = set(state.winners)
+    return {
+        pid: SeatResult(
+            score=int(state.scores.get(pid, 0)),
+            place=place_of.get(pid) if state.finished else None,
+            won=pid in winners,
+        )
+        for pid in state.config.players
+    }
 
 
 def game_hand_inputs(game: Game) -> list[dict[str, Any]]:

@@ -52,6 +52,7 @@ from scorekeeper.models import (
     Player,
     Seat,
 )
+from scorekeeper.selectors.games import seat_results
 from scorekeeper.services import stats
 
 #: What the ``format`` field of an export says, and the version of its layout.
@@ -880,8 +881,7 @@ def _write_games(
     revisions: list[HandRevision] = []
     for g, game in zip(games, created, strict=True):
         state = g.state
-        place_of = {pid: row.rank for row in state.standings for pid in row.players}
-        winners = set(state.winners)
+        results = seat_results(state)
         config = state.config
         for position, pid in enumerate(g.players):
             seats.append(
@@ -890,9 +890,9 @@ def _write_games(
                     player_id=ids[pid],
                     position=position,
                     team=config.team_of(pid),
-                    score=int(state.scores.get(pid, 0)),
-                    place=place_of.get(pid) if state.finished else None,
-                    won=pid in winners,
+                    score=results[pid].score,
+                    place=results[pid].place,
+                    won=results[pid].won,
                 )
             )
         for hand in g.hands:

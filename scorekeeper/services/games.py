@@ -36,6 +36,7 @@ from scorekeeper.selectors.games import (
     can_change_league,
     game_config,
     game_state,
+    seat_results,
 )
 from scorekeeper.services import stats
 
@@ -152,16 +153,11 @@ def _sync_derived(game: Game, state: GameState, *, was_finished: bool) -> None:
     game.save(
         update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
     )
-    place_of: dict[int, int] = {}
-    for row in state.standings:
-        for pid in row.players:
-            place_of[pid] = row.rank
-    winners = set(state.winners)
+    results = seat_results(state)
     seats = list(Seat.objects.filter(game=game))
     for seat in seats:
-        seat.score = int(state.scores.get(seat.player_id, 0))
-        seat.place = place_of.get(seat.player_id) if state.finished else None
-        seat.won = seat.player_id in winners
+        result = results[seat.player_id]
+        seat.score, seat.place, seat.won = result.score, result.place, result.won
     Seat.objects.bulk_update(seats, ["score", "place", "won"])
     stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
 

@@ -38,7 +38,7 @@ from scorekeeper.models import (
     RatingPoint,
     Seat,
 )
-from scorekeeper.selectors.games import game_state
+from scorekeeper.selectors.games import game_state, seat_results
 
 #: A rating is shown as provisional until the player has this many games in its scope.
 PROVISIONAL_GAMES = 5
@@ -420,15 +420,12 @@ def game_derived_rebuild(game: Game) -> GameRebuilt:
         or game.finished_at != finished_at
         or game.hand_count != len(state.hands)
     )
-    place_of = {pid: row.rank for row in state.standings for pid in row.players}
-    winners = set(state.winners)
+    results = seat_results(state)
     changed_seats: list[Seat] = []
     for seat in game.seats.all():
-        score = int(state.scores.get(seat.player_id, 0))
-        place = place_of.get(seat.player_id) if state.finished else None
-        won = seat.player_id in winners
-        if (seat.score, seat.place, seat.won) != (score, place, won):
-            seat.score, seat.place, seat.won = score, place, won
+        result = results[seat.player_id]
+        if (seat.score, seat.place, seat.won) != (result.score, result.place, result.won):
+            seat.score, seat.place, seat.won = result.score, result.place, result.won
             changed_seats.append(seat)
     if changed_seats:
         Seat.objects.bulk_update(changed_seats, ["score", "place", "won"])
