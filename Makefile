@@ -41,8 +41,14 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-bench: migrate
-	$(BIN)/python bench/league_bench.py
+# The bench needs PostgreSQL: DATABASE_URL, or a throwaway server from ../shared/ci.
+BENCH_ARGS ?=
+bench: $(STAMP)
+	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
+	  $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
+	else \
+	  ../shared/ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
+	fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
