@@ -474,7 +474,7 @@ def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
                 "hands_total": variant.hands if variant else None,
                 "players": ", ".join(s.player.name for s in seats),
                 "winners": ", ".join(s.player.name for s in seats if s.won),
-                "when": _ago(game.updated_at),
+                "when": _ago(game.finished_at or game.updated_at),
             }
         )
     return rows
