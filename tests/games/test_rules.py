@@ -12,7 +12,12 @@ import games.dirt
 from games import get_ruleset, rules
 from games.registry import RULESETS
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+# The original rule documents sit in ../shared beside the checkout (CI clones there).
+SEED_CANDIDATES = [
+    Path(__file__).resolve().parents[3] / "shared" / "seeds",
+    Path("/work/shared/seeds"),
+]
+SEEDS = next((p for p in SEED_CANDIDATES if p.is_dir()), SEED_CANDIDATES[0])
 REQUIRED = (
     "overview",
     "players-and-cards",
