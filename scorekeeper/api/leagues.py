@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.paginator import Page
+from django.core.paginator import Paginator as DjangoPaginator
+from django.db.models import QuerySet
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
@@ -28,13 +31,16 @@ from scorekeeper.models import Game, League, Membership, Player
 from scorekeeper.selectors.games import can_change_league, leagues_visible_to
 from scorekeeper.selectors.leagues import (
     Member,
+    SeatLine,
     game_ranking,
     head_to_head,
     is_member,
     league_games,
     league_members,
+    page_of_games,
     rating_history,
     ruleset_scope,
+    seats_of,
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create
@@ -144,9 +150,10 @@ class LeagueGameOutputSerializer(serializers.Serializer):
     sheet = serializers.CharField(help_text="The score sheet page.")
 
 
-def league_game_payload(game: Game) -> dict[str, Any]:
-    """A league's game from its stored results (seats prefetched), without the engine."""
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
+def league_game_payload(game: Game, seats: Sequence[SeatLine]) -> dict[str, Any]:
+    """A league's game from its stored results and its seats (:func:`seats_of`),
+    without the engine."""
+    seats = sorted(seats, key=lambda s: s.position)
     return {
         "id": game.pk,
         "ruleset": game.ruleset,
@@ -154,8 +161,7 @@ def league_game_payload(game: Game) -> dict[str, Any]:
         "variant": game.variant or None,
         "status": game.status,
         "players": [
-            {"id": s.player_id, "name": s.player.name, "seat": s.position, "team": s.team}
-            for s in seats
+            {"id": s.player_id, "name": s.name, "seat": s.position, "team": s.team} for s in seats
         ],
         "teams": game.teams or None,
         "ranking": [
@@ -166,7 +172,7 @@ def league_game_payload(game: Game) -> dict[str, Any]:
                 "won": row["won"],
                 "score": row["score"],
             }
-            for row in game_ranking(game)
+            for row in game_ranking(game, seats)
         ],
         "winners": [s.player_id for s in seats if s.won],
         "hand_count": game.hand_count,
@@ -344,8 +350,28 @@ class LeagueStandingsApi(APIView):
         return Response(standings_for_league(league, request.query_params.get("ruleset")))
 
 
+class _GamePaginator(DjangoPaginator):
+    """Pages of a :func:`league_games` queryset read with a deferred join
+    (:func:`page_of_games`): the last page of a 100,000-game league skips the games
+    before it in the index alone instead of reading each one."""
+
+    def page(self, number: Any) -> Page:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        games = self.object_list
+        assert isinstance(games, QuerySet)
+        return Page(page_of_games(games, bottom, top), number, self)
+
+
+class GamePagination(PageNumberPagination):
+    django_paginator_class = _GamePaginator
+
+
 class LeagueGamesApi(APIView):
-    pagination_class = PageNumberPagination
+    pagination_class = GamePagination
 
     @extend_schema(
         operation_id="leagues_games",
@@ -371,7 +397,8 @@ class LeagueGamesApi(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
         assert page is not None
-        return paginator.get_paginated_response([league_game_payload(g) for g in page])
+        seats = seats_of(page)
+        return paginator.get_paginated_response([league_game_payload(g, seats[g.pk]) for g in page])
 
 
 class LeagueHeadToHeadApi(APIView):

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from scorekeeper.api.leagues import GamePagination
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.services.games import game_delete, hand_replace
 from tests.scorekeeper.league_factories import SYN, dirt_hand, play_partner_dirt, play_syn
@@ -151,6 +152,35 @@ def test_games_newest_first_paginated_and_filtered(
     assert api.get(url(league, "games/?status=finished")).json()["count"] == 2
     assert api.get(url(league, "games/?ruleset=dirt")).json()["count"] == 0
     assert api.get(url(league, "games/?page=2")).status_code == 404
+
+
+def test_games_pages_follow_on_to_the_oldest(
+    api: APIClient, user: User, league: League, four: list[Player], monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Each page is read by its ids first (a deferred join): pages still cover every
+    game once, newest first, filtered or not."""
+    monkeypatch.setattr(GamePagination, "page_size", 3)
+    ana, bo, cy, di = four
+    games = [
+        play_syn(user, league, four if i % 2 else [ana, bo, cy], [ana], minutes_ago=60 - i)
+        for i in range(8)
+    ]
+    newest_first = [g.pk for g in reversed(games)]
+
+    def pages(query: str, count: int) -> list[list[int]]:
+        found, page = [], 1
+        while (response := api.get(url(league, f"games/?{query}page={page}"))).status_code == 200:
+            assert response.json()["count"] == count
+            found.append([g["id"] for g in response.json()["results"]])
+            page += 1
+        assert response.status_code == 404
+        return found
+
+    everything = pages("", 8)
+    assert [len(p) for p in everything] == [3, 3, 2]
+    assert [g for p in everything for g in p] == newest_first
+    with_di = pages(f"player={di.pk}&", 4)
+    assert [g for p in with_di for g in p] == newest_first[::2]
 
 
 @pytest.mark.parametrize(
@@ -305,7 +335,7 @@ def test_league_reads_use_a_fixed_number_of_queries(
     # Per request: the league lookup (1) plus what the endpoint reads.
     with django_assert_num_queries(2):
         assert api.get(url(league, "standings/")).status_code == 200
-    with django_assert_num_queries(4):  # league, count, page, seats with players
+    with django_assert_num_queries(4):  # league, count, page (ids picked in a subquery), seats
         assert api.get(url(league, f"games/?player={a}")).status_code == 200
     with django_assert_num_queries(3):  # league, both members, the record
         assert api.get(url(league, f"head-to-head/?a={a}&b={b}")).status_code == 200
