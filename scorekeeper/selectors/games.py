@@ -10,7 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from games import GameConfig, GameState, get_ruleset
-from scorekeeper.models import Game, Hand, HandRevision, League
+from scorekeeper.models import Game, Hand, HandRevision, League, Membership
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -19,9 +19,9 @@ def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
         return League.objects.none()
     if getattr(user, "is_superuser", False):
         return League.objects.all()
-    return League.objects.filter(
-        Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk)
-    ).distinct()
+    # A subquery, not a join: no DISTINCT, and it runs on every league request.
+    member_of = Membership.objects.filter(player__user_id=user.pk).values("league_id")
+    return League.objects.filter(Q(owner_id=user.pk) | Q(pk__in=member_of))
 
 
 def games_visible_to(user: User | AnonymousUser) -> QuerySet[Game]:
