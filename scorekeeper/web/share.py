@@ -8,6 +8,7 @@ works without JavaScript. Only whoever may change the game may share it.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +16,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RULESETS, RuleError
@@ -51,7 +54,14 @@ def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
         "qr": reverse("join_qr", args=[invite.token]),
         "role_text": ROLE_TEXT[InviteRole(invite.role)],
         "guests": [g.name for g in invite.guests.all()],
+        "made": _ago(invite.created_at),
     }
+
+
+def _ago(moment: datetime) -> str:
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment).split(',')[0]} ago"
 
 
 @login_required
@@ -68,7 +78,7 @@ def game_share(request: HttpRequest, pk: int) -> HttpResponse:
         except RuleError as exc:
             messages.error(request, exc.message)
             return redirect("game_share", pk=pk)
-        return redirect(f"{reverse('game_share', args=[pk])}?invite={invite.pk}#shown-link")
+        return redirect(f"{reverse('game_share', args=[pk])}?invite={invite.pk}")
     links = [_link(request, i) for i in live_invites(game).prefetch_related("guests")]
     wanted = request.GET.get("invite", "")
     shown = next((x for x in links if str(x["invite"].pk) == wanted), None)

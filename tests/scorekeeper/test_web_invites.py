@@ -238,7 +238,7 @@ def test_share_makes_a_link_and_shows_its_qr_code(owner: Client, game: Game) -> 
     made = owner.post(f"/games/{game.pk}/share/", {"role": "score"})
     invite = Invite.objects.get()
     assert made.status_code == 302
-    assert made["Location"] == f"/games/{game.pk}/share/?invite={invite.pk}#shown-link"
+    assert made["Location"] == f"/games/{game.pk}/share/?invite={invite.pk}"
     page = owner.get(made["Location"])
     html = page.content.decode()
     assert f'src="/join/{invite.token}/qr.svg"' in html
