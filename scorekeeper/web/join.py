@@ -139,10 +139,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     game = invite.game
     if can_change_game(request.user, game):
         return redirect("game_sheet", pk=game.pk)
-    if invite.role == InviteRole.WATCH:
-        _grant(request, invite, None)
-        return redirect("game_sheet", pk=game.pk)
     held = guest_pass(request, game.pk)
+    if invite.role == InviteRole.WATCH:
+        # A phone that already keeps score keeps doing so.
+        if held is None or not held.can_change:
+            _grant(request, invite, None)
+        return redirect("game_sheet", pk=game.pk)
     if held is not None and held.invite.pk == invite.pk and held.guest is not None:
         return redirect("game_sheet", pk=game.pk)
     name = str(request.session.get(SESSION_NAME) or "")

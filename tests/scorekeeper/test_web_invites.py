@@ -201,6 +201,16 @@ def test_a_revoked_link_shuts_out_its_guests_at_their_next_request(
     assert HandRevision.objects.get(game=game).guest.name == "Maya"  # type: ignore[union-attr]
 
 
+def test_a_scorer_who_opens_a_watch_link_keeps_scoring(
+    game: Game, user: User, three: list[Player]
+) -> None:
+    guest, _ = joined_guest(game, user)
+    watch_link = invite_create(game=game, user=user, role="watch")
+    assert guest.get(join_path(watch_link)).status_code == 302
+    assert post_hand(guest, game, {"winner": str(three[0].pk)}).status_code == 302
+    assert Hand.objects.filter(game=game).count() == 1
+
+
 def test_an_unknown_link_is_404(db: None) -> None:
     assert Client().get("/join/not-a-real-token/").status_code == 404
     assert Client().get("/join/not-a-real-token/qr.svg").status_code == 404
