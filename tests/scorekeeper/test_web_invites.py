@@ -211,6 +211,21 @@ def test_a_scorer_who_opens_a_watch_link_keeps_scoring(
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def test_deleting_a_game_takes_its_links_and_guests_with_it(
+    game: Game, user: User, three: list[Player]
+) -> None:
+    guest, invite = joined_guest(game, user)
+    post_hand(guest, game, {"winner": str(three[0].pk)})
+    owner = Client()
+    owner.force_login(user)
+    assert owner.post(f"/games/{game.pk}/delete/").status_code == 302
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not Invite.objects.exists()
+    assert not Guest.objects.exists()
+    assert guest.get(f"/games/{game.pk}/").status_code == 404
+    assert guest.get(join_path(invite)).status_code == 404
+
+
 def test_an_unknown_link_is_404(db: None) -> None:
     assert Client().get("/join/not-a-real-token/").status_code == 404
     assert Client().get("/join/not-a-real-token/qr.svg").status_code == 404
