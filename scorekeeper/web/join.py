@@ -124,10 +124,6 @@ def join_url(request: HttpRequest, invite: Invite) -> str:
     return request.build_absolute_uri(reverse("join", args=[invite.token]))
 
 
-def qr_url(request: HttpRequest, invite: Invite) -> str:
-    return request.build_absolute_uri(reverse("join_qr", args=[invite.token]))
-
-
 def _game_title(game: Game) -> str:
     return f"{RULESETS[game.ruleset].name} #{game.pk}"
 
