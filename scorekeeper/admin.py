@@ -18,6 +18,7 @@ from scorekeeper.models import (
     Game,
     Hand,
     HandRevision,
+    Invite,
     League,
     Membership,
     Player,
@@ -174,9 +175,9 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(HandRevision)
 class HandRevisionAdmin(ReadOnlyAdmin):
-    list_display = ["game", "number", "revision", "action", "user", "created_at"]
+    list_display = ["game", "number", "revision", "action", "user", "guest", "created_at"]
     list_filter = ["action"]
-    list_select_related = ["game", "user"]
+    list_select_related = ["game", "user", "guest"]
     search_fields = ["=game__id"]
     raw_id_fields = ["game"]
 
@@ -186,6 +187,17 @@ class HandRevisionAdmin(ReadOnlyAdmin):
         if search_term and not search_term.strip().isdigit():
             return queryset.none(), False
         return super().get_search_results(request, queryset, search_term)
+
+
+@admin.register(Invite)
+class InviteAdmin(ReadOnlyAdmin):
+    """Join links; their owners revoke them from the game's Share page."""
+
+    list_display = ["game", "role", "created_by", "created_at", "revoked_at"]
+    list_filter = ["role"]
+    list_select_related = ["game", "created_by"]
+    raw_id_fields = ["game"]
+    exclude = ["token"]
 
 
 @admin.register(PlayerStanding)

@@ -209,6 +209,10 @@ class HandRevision(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    #: Who did it when it was not an account: a guest who joined by a score link.
+    guest = models.ForeignKey(
+        "Guest", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -217,6 +221,50 @@ class HandRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} hand {self.number} of game {self.game_id}"
+
+
+class InviteRole(models.TextChoices):
+    SCORE = "score", "Score"
+    WATCH = "watch", "Watch"
+
+
+class Invite(models.Model):
+    """A link that lets a phone without an account into one game: to keep its score
+    (``score``) or to follow it (``watch``). Revoking keeps the row (the hands its guests
+    recorded still name them) and shuts the link and its guests out.
+
+    The token itself is stored, not a hash of it, so the owner can show a live link's QR
+    code again at the table; it gives access to one game only, and is revocable."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=8, choices=InviteRole.choices)
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.role} link to game {self.game_id}"
+
+
+class Guest(models.Model):
+    """Somebody who joined a game by a score link and gave a name (once, kept in their
+    browser's session): the hands they record, correct or undo name them."""
+
+    invite = models.ForeignKey(Invite, on_delete=models.CASCADE, related_name="guests")
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["invite", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (guest)"
 
 
 class IdempotencyRecord(models.Model):

@@ -128,6 +128,7 @@ def revision_payload(row: HandRevision) -> dict[str, Any]:
         "input": row.input,
         "user": row.user_id,
         "username": row.user.get_username() if row.user is not None else None,
+        "guest": row.guest.name if row.guest is not None else None,
         "at": row.created_at,
     }
 
@@ -220,6 +221,9 @@ class HandRevisionSerializer(serializers.Serializer):
     )
     user = serializers.IntegerField(allow_null=True)
     username = serializers.CharField(allow_null=True)
+    guest = serializers.CharField(
+        allow_null=True, help_text="The name a guest gave, when one joined by a score link."
+    )
     at = serializers.DateTimeField()
 
 
@@ -668,7 +672,9 @@ class GameHandApi(APIView):
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
         outcome = game_state(game).hands[number - 1]
         data = hand_response(outcome, revision=hand.revision)
-        history = HandRevision.objects.filter(game=game, number=number).select_related("user")
+        history = HandRevision.objects.filter(game=game, number=number).select_related(
+            "user", "guest"
+        )
         data["history"] = [revision_payload(r) for r in history.order_by("created_at", "id")]
         return Response(data)
 

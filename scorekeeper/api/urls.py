@@ -1,6 +1,6 @@
 """REST API v1 (see ../shared/spec/api.md). Each area keeps its own ``urlpatterns``."""
 
-from scorekeeper.api import auth, backup, games, leagues, players, rulesets, schema
+from scorekeeper.api import auth, backup, games, invites, leagues, players, rulesets, schema
 
 urlpatterns = [
     *schema.urlpatterns,
@@ -10,4 +10,5 @@ urlpatterns = [
     *backup.urlpatterns,
     *leagues.urlpatterns,
     *games.urlpatterns,
+    *invites.urlpatterns,
 ]

@@ -126,6 +126,6 @@ def hand_history(game: Game, number: int) -> list[HandRevision]:
     and the input as it was then."""
     return list(
         HandRevision.objects.filter(game=game, number=number)
-        .select_related("user")
+        .select_related("user", "guest")
         .order_by("created_at", "id")
     )

@@ -22,6 +22,7 @@ from scorekeeper.errors import ConflictError, StaleHandError
 from scorekeeper.models import (
     Game,
     GameStatus,
+    Guest,
     Hand,
     HandAction,
     HandRevision,
@@ -38,6 +39,7 @@ from scorekeeper.selectors.games import (
     game_state,
     seat_results,
 )
+from scorekeeper.selectors.invites import guest_may_change
 from scorekeeper.services import stats
 
 #: The largest id the (64-bit) id columns hold.
@@ -136,7 +138,12 @@ def _refetch(game: Game, *, lock: bool = False) -> Game:
     return fresh
 
 
-def _check_may_change(user: User | None, game: Game) -> None:
+def _check_may_change(user: User | None, game: Game, guest: Guest | None = None) -> None:
+    if guest is not None:
+        # Read under the game's lock: a link revoked a moment ago already refuses.
+        if not guest_may_change(guest, game):
+            raise PermissionDenied("This link no longer lets you change the game.")
+        return
     if user is not None and not can_change_game(user, game):
         raise PermissionDenied("Only the game's owner and members of its league may change it.")
 
@@ -199,16 +206,18 @@ def hand_record(
     hand_input: Mapping[str, Any],
     idempotency_key: str | None = None,
     expected_number: int | None = None,
+    guest: Guest | None = None,
 ) -> HandWritten:
     """Record the next hand of a game, in one transaction.
 
     With an ``idempotency_key`` already used on this game, nothing is recorded and the
     first response is returned (``replayed``). With ``expected_number`` (the hand number
     the table entered the hand as), a hand another phone recorded first is not doubled:
-    :class:`StaleHandError`."""
+    :class:`StaleHandError`. A ``guest`` (who joined by a score link) writes instead of
+    a ``user``, and the hand's history names them; so in the two functions below."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)
-        _check_may_change(user, locked)
+        _check_may_change(user, locked, guest)
         if idempotency_key:
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
             if seen is not None:
@@ -254,6 +263,7 @@ def hand_record(
             action=HandAction.RECORDED,
             input=hand.input,
             user=user,
+            guest=guest,
         )
         _sync_derived(locked, state, was_finished=False)
         response = hand_response(outcome, revision=hand.revision)
@@ -263,13 +273,18 @@ def hand_record(
 
 
 def hand_replace(
-    *, game: Game, number: int, user: User | None, hand_input: Mapping[str, Any]
+    *,
+    game: Game,
+    number: int,
+    user: User | None,
+    hand_input: Mapping[str, Any],
+    guest: Guest | None = None,
 ) -> HandWritten:
     """Correct a hand's input; every total after it is recomputed. The earlier input is
     kept in the hand's revision history."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)
-        _check_may_change(user, locked)
+        _check_may_change(user, locked, guest)
         hands = list(locked.hands.all())
         target = next((h for h in hands if h.number == number), None)
         if target is None:
@@ -295,6 +310,7 @@ def hand_replace(
                 action=HandAction.CORRECTED,
                 input=target.input,
                 user=user,
+                guest=guest,
             )
             _sync_derived(locked, state, was_finished=was_finished)
         return HandWritten(
@@ -307,12 +323,14 @@ def hand_replace(
         )
 
 
-def hand_undo(*, game: Game, number: int, user: User | None) -> HandWritten:
+def hand_undo(
+    *, game: Game, number: int, user: User | None, guest: Guest | None = None
+) -> HandWritten:
     """Remove the last hand (an earlier one cannot go: hand numbers fix dealers and dirt
     ranks). A game ended by hand opens again."""
     with transaction.atomic():
         locked = _refetch(game, lock=True)
-        _check_may_change(user, locked)
+        _check_may_change(user, locked, guest)
         hands = list(locked.hands.all())
         target = next((h for h in hands if h.number == number), None)
         if target is None:
@@ -330,6 +348,7 @@ def hand_undo(*, game: Game, number: int, user: User | None) -> HandWritten:
             action=HandAction.UNDONE,
             input=target.input,
             user=user,
+            guest=guest,
         )
         target.delete()
         locked.closed = False

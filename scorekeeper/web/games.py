@@ -50,6 +50,7 @@ from scorekeeper.services.games import (
 from scorekeeper.services.players import player_create
 from scorekeeper.web import sheet
 from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
+from scorekeeper.web.join import guest_pass, holds_link, login_or_guest_required
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -59,11 +60,34 @@ class HtmxHttpRequest(HttpRequest):
 # -- loading ------------------------------------------------------------------------------
 
 
+def _visible(request: HttpRequest, pk: int) -> QuerySet[Game]:
+    """The game ``pk`` if this request may see it: an account's own games, or the one
+    game a live join link (``web.join``) lets this browser into."""
+    if guest_pass(request, pk) is not None:
+        return Game.objects.filter(pk=pk)
+    return games_visible_to(request.user).filter(pk=pk)
+
+
 def _load(request: HttpRequest, pk: int) -> Game:
-    game = game_with_related(games_visible_to(request.user)).filter(pk=pk).first()
+    game = game_with_related(_visible(request, pk)).first()
     if game is None:
         raise Http404("There is no such game, or it is not one of yours.")
     return game
+
+
+def _can_change(request: HttpRequest, game: Game) -> bool:
+    if can_change_game(request.user, game):
+        return True
+    held = guest_pass(request, game.pk)
+    return held is not None and held.can_change
+
+
+def _actor(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """Who writes, for the services: the account, or the guest of a score link."""
+    held = None if can_change_game(request.user, game) else guest_pass(request, game.pk)
+    if held is not None and held.can_change:
+        return {"user": None, "guest": held.guest}
+    return {"user": request.user}
 
 
 def _seat_ids(game: Game) -> list[int]:
@@ -91,7 +115,8 @@ def _sheet_context(
 ) -> dict[str, Any]:
     state = state if state is not None else game_state(game)
     names = player_names(game)
-    can_change = can_change_game(request.user, game)
+    can_change = _can_change(request, game)
+    can_manage = can_change_game(request.user, game)
     rules = RULESETS[game.ruleset]
     grid = sheet.build_grid(game, state, names, can_change=can_change)
     if panel is None and can_change:
@@ -105,6 +130,8 @@ def _sheet_context(
         "names": names,
         "seated": [names[p] for p in state.config.players],
         "can_change": can_change,
+        "can_manage": can_manage,
+        "guest": None if can_manage else guest_pass(request, game.pk),
         "grid": grid,
         "banner": sheet.build_banner(game, state, names),
         "panel": panel,
@@ -138,14 +165,14 @@ def _render_sheet(
 # -- the sheet ----------------------------------------------------------------------------
 
 
-@login_required
+@login_or_guest_required
 @require_GET
 def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     game = _load(request, pk)
     return _render_sheet(request, _sheet_context(request, game))
 
 
-@login_required
+@login_or_guest_required
 @require_GET
 def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     """What changed since a phone last looked: 204 when nothing did; otherwise the grid,
@@ -153,11 +180,11 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     play is no longer the one the phone is entering — so an entry in progress survives
     a correction made elsewhere."""
     htmx = getattr(request, "htmx", None)
-    version = games_visible_to(request.user).filter(pk=pk).values_list("version", flat=True)
-    current = version.first()
+    current = _visible(request, pk).values_list("version", flat=True).first()
     if current is None:
         if htmx:
-            messages.info(request, "That game was deleted.")
+            gone = "The link to that game was revoked." if holds_link(request, pk) else ""
+            messages.info(request, gone or "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404("There is no such game, or it is not one of yours.")
     if request.GET.get("v") == str(current):
@@ -198,12 +225,12 @@ def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]
     return entry, hand_input_from_entry(game.ruleset, players, entry)
 
 
-@login_required
+@login_or_guest_required
 @require_POST
 def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the next hand from the entry panel (the API's ``POST …/hands/``)."""
     game = _load(request, pk)
-    if not can_change_game(request.user, game):
+    if not _can_change(request, game):
         return _forbidden(request, game)
     entry, hand_input = _entry_from(request, game)
     key = (request.POST.get("idempotency_key") or "").strip()[:100] or None
@@ -211,7 +238,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         written = hand_record(
             game=game,
-            user=request.user,  # type: ignore[arg-type]
+            **_actor(request, game),
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=int(expected) if expected.isdigit() else None,
@@ -255,13 +282,13 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("game_sheet", pk=pk)
 
 
-@login_required
+@login_or_guest_required
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct an earlier hand (the API's ``PUT …/hands/{number}/``): every total after it
     is recomputed."""
     game = _load(request, pk)
-    if not can_change_game(request.user, game):
+    if not _can_change(request, game):
         return _forbidden(request, game)
     state = game_state(game)
     if not 1 <= number <= len(state.hands):
@@ -277,7 +304,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         written = hand_replace(
             game=game,
             number=number,
-            user=request.user,  # type: ignore[arg-type]
+            **_actor(request, game),
             hand_input=hand_input,
         )
     except RuleError as exc:
@@ -306,12 +333,12 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return redirect("game_sheet", pk=pk)
 
 
-@login_required
+@login_or_guest_required
 @require_POST
 def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """What a hand would score, computed by the engine without saving anything."""
     game = _load(request, pk)
-    if not can_change_game(request.user, game):
+    if not _can_change(request, game):
         return _forbidden(request, game)
     entry, hand_input = _entry_from(request, game)
     names = player_names(game)
@@ -373,15 +400,15 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@login_or_guest_required
 @require_POST
 def hand_undo_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Undo the last hand. The number is in the URL, so a second tap cannot undo another."""
     game = _load(request, pk)
-    if not can_change_game(request.user, game):
+    if not _can_change(request, game):
         return _forbidden(request, game)
     try:
-        hand_undo(game=game, number=number, user=request.user)  # type: ignore[arg-type]
+        hand_undo(game=game, number=number, **_actor(request, game))
     except Hand.DoesNotExist:
         return _after_action(
             request, pk, f"Hand {number} is already gone: nothing undone.", error=True

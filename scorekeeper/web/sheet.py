@@ -30,6 +30,7 @@ from games.cards import (
 )
 from scorekeeper.models import Game
 from scorekeeper.selectors.games import hand_history
+from scorekeeper.selectors.invites import revision_author
 from scorekeeper.web.forms import Entry, PlayerEntry
 
 RULESET_ENTRY_TEMPLATES = {
@@ -699,7 +700,7 @@ def build_panel(
             {
                 "revision": rev.revision,
                 "action": rev.get_action_display(),
-                "user": rev.user.get_username() if rev.user else "someone",
+                "user": revision_author(rev),
                 "at": rev.created_at,
                 "summary": describe_input(rev.input, names),
             }

@@ -20,6 +20,7 @@ CHANGELISTS = (
     "league",
     "game",
     "handrevision",
+    "invite",
     "playerstanding",
     "ratingpoint",
 )

@@ -1,0 +1,155 @@
+"""Invites over the API: links that let the other phones at the table into one game.
+
+``POST …/invites/`` makes a ``score`` or ``watch`` link, ``GET`` lists the live ones,
+``DELETE …/invites/{id}/`` revokes one. Only whoever may change the game (its owner, its
+league's members) may do any of it: a game you cannot see is a 404, one you may only
+see a 403, as everywhere in the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path, reverse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper.api.auth import signed_in_user
+from scorekeeper.models import Game, Invite, InviteRole
+from scorekeeper.selectors.games import can_change_game, games_visible_to
+from scorekeeper.selectors.invites import live_invites
+from scorekeeper.services.games import MAX_ID
+from scorekeeper.services.invites import invite_create, invite_revoke
+
+ROLE_ERROR = "'{input}' is not a role (choose score or watch)"
+
+
+class InviteSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    role = serializers.ChoiceField(choices=InviteRole.values)
+    url = serializers.URLField(
+        help_text="The absolute join link, `/join/<token>/`: whoever opens it joins the game."
+    )
+    qr_svg = serializers.URLField(help_text="The join link as an SVG QR code (image/svg+xml).")
+
+
+class InviteInputSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(
+        choices=InviteRole.values,
+        help_text="`score`: record, correct and undo hands; `watch`: follow the sheet.",
+        error_messages={"invalid_choice": ROLE_ERROR},
+    )
+
+
+def invite_payload(request: Request, invite: Invite) -> dict[str, Any]:
+    return {
+        "id": invite.pk,
+        "role": invite.role,
+        "url": request.build_absolute_uri(reverse("join", args=[invite.token])),
+        "qr_svg": request.build_absolute_uri(reverse("join_qr", args=[invite.token])),
+    }
+
+
+def _shareable_game(request: Request, game_id: int) -> Game:
+    # An id past the id columns' range would overflow SQLite rather than just miss.
+    game = games_visible_to(request.user).filter(pk=game_id).first() if game_id <= MAX_ID else None
+    if game is None:
+        raise NotFound(f"There is no game {game_id} that you can see.")
+    if not can_change_game(request.user, game):
+        raise PermissionDenied("Only the game's owner and members of its league may share it.")
+    return game
+
+
+NOT_FOUND = OpenApiResponse(description="No such game that you can see.")
+FORBIDDEN = OpenApiResponse(
+    description="You may see this game but not share it: only its owner and members of "
+    "its league may."
+)
+UNAUTHENTICATED = OpenApiResponse(description="Not signed in.")
+
+
+class GameInvitesApi(APIView):
+    @extend_schema(
+        operation_id="games_invites_list",
+        summary="A game's live invite links",
+        description="Newest first; revoked links are not listed.",
+        responses={
+            200: InviteSerializer(many=True),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+        tags=["invites"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _shareable_game(request, game_id)
+        return Response([invite_payload(request, i) for i in live_invites(game)])
+
+    @extend_schema(
+        operation_id="games_invites_create",
+        summary="Invite a phone at the table",
+        description=(
+            "A new join link. Whoever opens it needs no account: with `watch` they "
+            "follow the sheet live, read-only; with `score` they give a name once and "
+            "may then record, correct and undo hands of this one game (the hand's "
+            "history names them as a guest). Nothing else is reachable with it."
+        ),
+        request=InviteInputSerializer,
+        responses={
+            201: InviteSerializer,
+            400: OpenApiResponse(description="Bad role: `{role: [message]}`."),
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+        examples=[OpenApiExample("score", request_only=True, value={"role": "score"})],
+        tags=["invites"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _shareable_game(request, game_id)
+        data = InviteInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        invite = invite_create(
+            game=game, user=signed_in_user(request), role=data.validated_data["role"]
+        )
+        return Response(invite_payload(request, invite), status=status.HTTP_201_CREATED)
+
+
+class GameInviteApi(APIView):
+    @extend_schema(
+        operation_id="games_invites_destroy",
+        summary="Revoke an invite link",
+        description="The link answers 404 from now on, and the phones that joined with it "
+        "lose the game at their next request. The hands they recorded stay, and "
+        "still name them.",
+        responses={
+            204: None,
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: OpenApiResponse(
+                description="No such game that you can see, or no live link with this id."
+            ),
+        },
+        tags=["invites"],
+    )
+    def delete(self, request: Request, game_id: int, invite_id: int) -> Response:
+        game = _shareable_game(request, game_id)
+        invite = live_invites(game).filter(pk=invite_id).first() if invite_id <= MAX_ID else None
+        if invite is None:
+            raise NotFound(f"Game {game_id} has no live invite {invite_id}.")
+        invite_revoke(invite=invite, user=signed_in_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+urlpatterns = [
+    path("games/<int:game_id>/invites/", GameInvitesApi.as_view(), name="api-game-invites"),
+    path(
+        "games/<int:game_id>/invites/<int:invite_id>/",
+        GameInviteApi.as_view(),
+        name="api-game-invite",
+    ),
+]

@@ -1,0 +1,51 @@
+"""Reads about invites: the live links of a game, and what a guest may do with theirs.
+
+Every check reads the invite afresh, so a revoked link shuts its guests out at their
+very next request."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from scorekeeper.models import Game, Guest, HandRevision, Invite, InviteRole
+
+
+def live_invites(game: Game | int) -> QuerySet[Invite]:
+    """A game's links that still work, newest first."""
+    game_id = game if isinstance(game, int) else game.pk
+    return Invite.objects.filter(game_id=game_id, revoked_at__isnull=True).order_by(
+        "-created_at", "-id"
+    )
+
+
+def live_invite_by_token(token: str) -> Invite | None:
+    """The live invite a join link names; None for an unknown or revoked one."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        Invite.objects.select_related("game").filter(token=token, revoked_at__isnull=True).first()
+    )
+
+
+def live_invite_for_game(invite_id: int, game_id: int) -> Invite | None:
+    return live_invites(game_id).filter(pk=invite_id).first()
+
+
+def guest_of_invite(guest_id: int, invite: Invite) -> Guest | None:
+    return Guest.objects.filter(pk=guest_id, invite=invite).first()
+
+
+def guest_may_change(guest: Guest, game: Game) -> bool:
+    """A guest may record, correct and undo hands of the one game their score link is
+    for, while that link lives."""
+    return Invite.objects.filter(
+        pk=guest.invite_id, game_id=game.pk, role=InviteRole.SCORE, revoked_at__isnull=True
+    ).exists()
+
+
+def revision_author(rev: HandRevision) -> str:
+    """Who made one version of a hand: "Maya (guest)", an account's username, or
+    "someone" once that account is gone."""
+    if rev.guest is not None:
+        return str(rev.guest)
+    return rev.user.get_username() if rev.user is not None else "someone"

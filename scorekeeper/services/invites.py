@@ -1,0 +1,57 @@
+"""Writes about invites: links that let the other phones at the table into one game.
+
+Only whoever may change the game (its owner, its league's members) makes or revokes its
+links; a guest who follows a score link gives a name once and is then named in the
+history of every hand they record, correct or undo."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+
+from games import RuleError
+from scorekeeper.models import Game, Guest, Invite, InviteRole
+from scorekeeper.selectors.games import can_change_game
+
+#: Bytes of randomness in a token: 24 bytes (192 bits), 32 URL-safe characters.
+TOKEN_BYTES = 24
+GUEST_NAME_MAX = 40
+
+
+def _check_may_share(user: User, game: Game) -> None:
+    if not can_change_game(user, game):
+        raise PermissionDenied("Only the game's owner and members of its league may share it.")
+
+
+def invite_create(*, game: Game, user: User, role: str) -> Invite:
+    """A new link to ``game`` for ``role`` (``score`` or ``watch``)."""
+    _check_may_share(user, game)
+    if role not in InviteRole.values:
+        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
+    return Invite.objects.create(
+        game=game, role=role, token=secrets.token_urlsafe(TOKEN_BYTES), created_by=user
+    )
+
+
+def invite_revoke(*, invite: Invite, user: User) -> None:
+    """Shut a link: it answers 404 from now on, and its guests lose the game at their
+    next request. The row stays, so the hands its guests recorded still name them."""
+    _check_may_share(user, invite.game)
+    now = timezone.now()
+    if Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(revoked_at=now):
+        invite.revoked_at = now
+
+
+def guest_join(*, invite: Invite, name: str) -> Guest:
+    """A guest following a live score link, under the name they gave."""
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise RuleError("Give your name, so the table knows who entered a hand", "name")
+    if len(clean) > GUEST_NAME_MAX:
+        raise RuleError(f"Keep your name to {GUEST_NAME_MAX} characters", "name")
+    if invite.role != InviteRole.SCORE or invite.revoked_at is not None:
+        raise PermissionDenied("This link does not let you enter hands.")
+    return Guest.objects.create(invite=invite, name=clean)

@@ -1,0 +1,133 @@
+"""Sharing a game with the table: the page behind the sheet's Share button.
+
+It shows a link's QR code (drawn by ``web.join``) and the link itself, with a copy
+button and the phone's share sheet where it has one (``static/js/share.js``), makes new
+``score`` and ``watch`` links, lists the live ones, and revokes them. Plain forms: it
+works without JavaScript. Only whoever may change the game may share it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import RULESETS, RuleError
+from scorekeeper.models import Game, Invite, InviteRole
+from scorekeeper.selectors.games import can_change_game, games_visible_to, player_names
+from scorekeeper.selectors.invites import live_invites
+from scorekeeper.services.invites import invite_create, invite_revoke
+from scorekeeper.web.join import join_url
+
+ROLE_TEXT = {
+    InviteRole.SCORE: "Lets a phone enter, correct and undo hands of this game.",
+    InviteRole.WATCH: "Lets a phone follow the sheet live, without changing it.",
+}
+
+
+def _shareable(request: HttpRequest, pk: int) -> Game | None:
+    """The game, if this account may share it; None to answer 404 (a game the account
+    cannot see) — the caller answers 403 for one it sees but may not change."""
+    game = games_visible_to(request.user).filter(pk=pk).prefetch_related("seats__player").first()
+    if game is None:
+        raise Http404("There is no such game, or it is not one of yours.")
+    return game if can_change_game(request.user, game) else None
+
+
+def _forbidden(request: HttpRequest, pk: int) -> HttpResponse:
+    game = Game.objects.get(pk=pk)
+    return render(request, "games/forbidden.html", {"game": game}, status=403)
+
+
+def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
+    return {
+        "invite": invite,
+        "url": join_url(request, invite),
+        "qr": reverse("join_qr", args=[invite.token]),
+        "role_text": ROLE_TEXT[InviteRole(invite.role)],
+        "guests": [g.name for g in invite.guests.all()],
+        "made": _ago(invite.created_at),
+    }
+
+
+def _ago(moment: datetime) -> str:
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment).split(',')[0]} ago"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_share(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the page, showing one link's QR code (``?invite=``, else the newest score
+    link, else the newest watch link). POST ``role``: a new link, then its QR code."""
+    game = _shareable(request, pk)
+    if game is None:
+        return _forbidden(request, pk)
+    if request.method == "POST":
+        try:
+            invite = invite_create(game=game, user=request.user, role=request.POST.get("role", ""))  # type: ignore[arg-type]
+        except RuleError as exc:
+            messages.error(request, exc.message)
+            return redirect("game_share", pk=pk)
+        return redirect(f"{reverse('game_share', args=[pk])}?invite={invite.pk}")
+    links = [_link(request, i) for i in live_invites(game).prefetch_related("guests")]
+    wanted = request.GET.get("invite", "")
+    shown = next((x for x in links if str(x["invite"].pk) == wanted), None)
+    if shown is None:
+        by_role = {InviteRole(x["invite"].role): x for x in reversed(links)}
+        shown = by_role.get(InviteRole.SCORE) or by_role.get(InviteRole.WATCH)
+    context = {
+        "game": game,
+        "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+        "seated": list(player_names(game).values()),
+        "links": links,
+        "shown": shown,
+        "roles": [
+            {
+                "value": InviteRole.SCORE,
+                "label": "New score link",
+                "text": ROLE_TEXT[InviteRole.SCORE],
+            },
+            {
+                "value": InviteRole.WATCH,
+                "label": "New watch link",
+                "text": ROLE_TEXT[InviteRole.WATCH],
+            },
+        ],
+    }
+    return render(request, "games/share.html", context)
+
+
+@login_required
+@require_POST
+def game_share_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse:
+    """Shut a link: it and its guests' access stop working at once."""
+    game = _shareable(request, pk)
+    if game is None:
+        return _forbidden(request, pk)
+    invite = live_invites(game).filter(pk=invite_id).first()
+    if invite is None:
+        messages.info(request, "That link was already revoked.")
+    else:
+        invite_revoke(invite=invite, user=request.user)  # type: ignore[arg-type]
+        messages.success(
+            request, f"The {invite.role} link was revoked: it and its guests are shut out."
+        )
+    return redirect("game_share", pk=pk)
+
+
+urlpatterns = [
+    path("games/<int:pk>/share/", game_share, name="game_share"),
+    path(
+        "games/<int:pk>/share/<int:invite_id>/revoke/", game_share_revoke, name="game_share_revoke"
+    ),
+]
