@@ -49,6 +49,7 @@ from scorekeeper.services.games import (
 )
 from scorekeeper.services.players import player_create
 from scorekeeper.web import sheet
+from scorekeeper.web.scoreboard import build_scoreboard
 from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
 
 
@@ -120,6 +121,9 @@ def _sheet_context(
         "last_hand": state.hands[-1].number if state.hands else None,
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": sheet.goal_text(game.ruleset, state.config.options),
+        "scoreboard": build_scoreboard(
+            game.ruleset, state, grid.columns, sheet.goal_text(game.ruleset, state.config.options)
+        ),
         "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
