@@ -292,3 +292,43 @@ def test_every_game_fits_a_small_phone(
         assert bar and box and box["y"] + box["height"] <= bar["y"], (box, bar)
     snap(page, f"{name}-page", full=True)
     assert not problems, problems
+
+
+def test_without_script_every_pad_is_open_and_the_hand_saves(
+    browser: Any, live_server: Any, transactional_db: None
+) -> None:
+    from scorekeeper.services.players import player_create
+
+    ctx = browser.new_context(viewport=SMALL, java_script_enabled=False)
+    ctx.set_default_timeout(10_000)
+    page = ctx.new_page()
+    owner = User.objects.create_user("ana", password="table-talk-42")
+    player_create(name="Ana", created_by=owner, user=owner)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "ana")
+    page.fill("#id_password", "table-talk-42")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    ids = seat(owner, EIGHT)
+    game = game_create(owner=owner, ruleset="dirt", players=ids)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    no_sideways_scroll(page)
+
+    # Every pad open, with its typed field; the save bar holds the bottom of the screen.
+    expect(page.locator("#entry .pad[open]")).to_have_count(8)
+    save_on_screen(page)
+    page.locator("#entry .winner-pick .chip-radio").filter(has_text="Clementine").click()
+    typed = {name: "K" for name in EIGHT if name != "Clementine"}
+    typed["Ana"] = "6H A"
+    for pid, name in zip(ids, EIGHT, strict=True):
+        if name in typed:
+            page.fill(f"#cards_{pid}", typed[name])
+    save_on_screen(page)
+    page.locator("#entry .entry-save").click()
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    hand = Hand.objects.get(game=game, number=1)
+    names = dict(zip(ids, EIGHT, strict=True))
+    assert {names[r["player"]]: r["cards"] for r in hand.input["results"]} == {
+        name: cards.split() for name, cards in typed.items()
+    }
+    ctx.close()
