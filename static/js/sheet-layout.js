@@ -135,7 +135,6 @@
       summary = bits.join(" · ");
     }
     if (out) out.textContent = summary;
-    panel.dispatchEvent(new CustomEvent("sk:layout-updated", { bubbles: true }));
   }
 
   function measureBar(panel) {
@@ -227,11 +226,12 @@
     open(broken || (winner() ? firstToEnter() : null), Boolean(broken));
 
     return {
-      winnerChanged: function () {
+      // ``byUser``: scroll the pad into view only for a tap, not for a restored entry.
+      winnerChanged: function (byUser) {
         var current = pads.filter(function (p) { return p.open; })[0];
         var target = firstToEnter();
         if (!target && current && current.dataset.player !== winner()) target = current;
-        open(target || playing()[0] || null, true);
+        open(target || playing()[0] || null, byUser);
       },
     };
   }
@@ -276,7 +276,7 @@
     form.addEventListener("click", schedule);
     form.addEventListener("sk:changed", schedule);
     form.addEventListener("change", function (e) {
-      if (folding && e.target && e.target.name === "winner") folding.winnerChanged();
+      if (folding && e.target && e.target.name === "winner") folding.winnerChanged(e.isTrusted);
       schedule();
     });
     panel.addEventListener("htmx:afterSwap", schedule);

@@ -61,6 +61,42 @@ def on_screen(page: Any, locator: Any) -> dict[str, float]:
     return dict(box)
 
 
+TOUCH = (
+    "#entry button, #entry summary, #entry a.button, #entry .chip-radio > span, "
+    "#entry .suit-radio > span, #entry .card-check > span, "
+    "#entry input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+)
+SMALL_PARTS = """(selector) => {
+    const small = [];
+    for (const el of document.querySelectorAll(selector)) {
+        const box = el.getBoundingClientRect();
+        if (!box.width || !box.height) continue;  // not shown
+        if (box.width < 43.5 || box.height < 43.5) small.push(`${el.className || el.tagName} ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+    return small;
+}"""
+TINY_TEXT = """(selector) => {
+    const tiny = [];
+    for (const el of document.querySelectorAll(selector)) {
+        for (const node of el.querySelectorAll("*")) {
+            const own = [...node.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+            if (!own || !node.getClientRects().length) continue;
+            if (node.closest(".visually-hidden")) continue;
+            const size = parseFloat(getComputedStyle(node).fontSize);
+            if (size < 14) tiny.push(`${node.className || node.tagName} ${size}px`);
+        }
+    }
+    return tiny;
+}"""
+
+
+def fits_a_finger(page: Any) -> None:
+    """What is tapped in the entry is at least 44×44 px; the text there, the save bar and
+    the scoreboard read at 14 px or more."""
+    assert page.evaluate(SMALL_PARTS, TOUCH) == []
+    assert page.evaluate(TINY_TEXT, "#entry, .scoreboard") == []
+
+
 def save_on_screen(page: Any) -> None:
     on_screen(page, page.locator("#entry .savebar .entry-save"))
 
@@ -120,6 +156,7 @@ def test_an_eight_player_dirt_hand_with_save_on_screen(
             save_on_screen(page)
         if name == "Ana":
             snap(page, "layout-dirt-8-pad-open")
+            fits_a_finger(page)
         pad(page, name).locator(".pad-next").click()
         save_on_screen(page)
     # After the last pad, "Done" folds it: all eight are one line each.
@@ -269,6 +306,7 @@ def test_every_game_fits_a_small_phone(
     expect(page.locator(".board-need").last).to_contain_text(need)
     first.scroll_into_view_if_needed()
     on_screen(page, first)
+    fits_a_finger(page)
 
     if ruleset == "screw-your-neighbour":
         # The winner buttons save; while they are off screen the bar leads to them.
