@@ -49,8 +49,8 @@ from scorekeeper.services.games import (
 )
 from scorekeeper.services.players import player_create
 from scorekeeper.web import sheet
-from scorekeeper.web.scoreboard import build_scoreboard
 from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
+from scorekeeper.web.scoreboard import build_scoreboard
 
 
 class HtmxHttpRequest(HttpRequest):

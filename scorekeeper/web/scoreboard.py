@@ -45,7 +45,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _gap_text(gap: int, lead: int, *, leader: bool, tied: bool, unit: str = "") -> str:
-    """"leads by 12", "level at the top" or "12 behind"."""
+    """ "leads by 12", "level at the top" or "12 behind"."""
     suffix = f" {unit}" if unit else ""
     if leader:
         return "level at the top" if tied or lead == 0 else f"leads by {lead}{suffix}"

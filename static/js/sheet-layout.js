@@ -121,7 +121,7 @@
         else parts.push(pad.dataset.name + " " + value);
       });
       if (!checkedValue(form, "winner")) parts.push(asked || "who went out?");
-      if (missing && parts.length) parts.push(missing + " to enter");
+      else if (missing) parts.push(missing + " to enter");
       summary = parts.join(" · ");
     } else {
       var previewed = fromPreview(panel);
@@ -143,6 +143,20 @@
     root.style.setProperty("--savebar-space", Math.ceil(bar.getBoundingClientRect().height) + "px");
   }
 
+  function typing() {
+    var field = document.activeElement;
+    return field && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName) && field.closest("#entry form") ? field : null;
+  }
+
+  // A field being typed in stays above the save bar (and so above the keyboard).
+  function keepFieldVisible() {
+    var field = typing();
+    if (!field) return;
+    var bottom = bottomInset() - 8;
+    var rect = field.getBoundingClientRect();
+    if (rect.bottom > bottom) window.scrollBy(0, rect.bottom - bottom);
+  }
+
   // The on-screen keyboard shrinks the visual viewport, not the layout one: lift the
   // bar by what the keyboard covers, so Save stays above it.
   function watchKeyboard() {
@@ -150,9 +164,10 @@
     if (!vv) return;
     function lift() {
       var covered = window.innerHeight - vv.height - vv.offsetTop;
-      var typing = document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName);
-      root.style.setProperty("--keyboard", (typing && covered > 80 ? Math.round(covered) : 0) + "px");
-      root.classList.toggle("keyboard-open", typing && covered > 80);
+      var open = Boolean(typing()) && covered > 80;
+      root.style.setProperty("--keyboard", (open ? Math.round(covered) : 0) + "px");
+      root.classList.toggle("keyboard-open", open);
+      if (open) keepFieldVisible();
     }
     vv.addEventListener("resize", lift);
     vv.addEventListener("scroll", lift);
@@ -287,17 +302,8 @@
     each(node, ".entry-panel", enhance);
   }
 
-  // Focused fields stay above the save bar (and the keyboard) when the browser scrolls
-  // them into view.
-  document.addEventListener("focusin", function (e) {
-    var field = e.target;
-    if (!field || !field.closest || !field.closest("#entry form") || !/^(INPUT|SELECT|TEXTAREA)$/.test(field.tagName)) return;
-    window.setTimeout(function () {
-      var rect = field.getBoundingClientRect();
-      var bottom = bottomInset() - 8;
-      if (rect.bottom > bottom) window.scrollBy(0, rect.bottom - bottom);
-    }, 300);
-  });
+  // Focused fields stay above the save bar when the browser scrolls them into view.
+  document.addEventListener("focusin", function () { window.setTimeout(keepFieldVisible, 300); });
 
   window.addEventListener("resize", function () {
     var panel = document.getElementById("entry");

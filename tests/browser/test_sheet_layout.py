@@ -36,9 +36,7 @@ EIGHT = [
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     """A small phone: 360×740, the size the sheet must fit."""
-    ctx = browser.new_context(
-        viewport=SMALL, device_scale_factor=2, is_mobile=True, has_touch=True
-    )
+    ctx = browser.new_context(viewport=SMALL, device_scale_factor=2, is_mobile=True, has_touch=True)
     ctx.set_default_timeout(10_000)
     yield ctx
     ctx.close()
@@ -56,8 +54,10 @@ def on_screen(page: Any, locator: Any) -> dict[str, float]:
     box = locator.bounding_box()
     assert box is not None, "not rendered"
     width, height = page.viewport_size["width"], page.viewport_size["height"]
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, box
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= width, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= height + 0.5, box
     return dict(box)
 
 
@@ -71,7 +71,9 @@ SMALL_PARTS = """(selector) => {
     for (const el of document.querySelectorAll(selector)) {
         const box = el.getBoundingClientRect();
         if (!box.width || !box.height) continue;  // not shown
-        if (box.width < 43.5 || box.height < 43.5) small.push(`${el.className || el.tagName} ${Math.round(box.width)}x${Math.round(box.height)}`);
+        if (box.width >= 43.5 && box.height >= 43.5) continue;
+        const name = el.className || el.tagName;
+        small.push(`${name} ${Math.round(box.width)}x${Math.round(box.height)}`);
     }
     return small;
 }"""
@@ -106,7 +108,9 @@ def between_the_bars(page: Any, locator: Any) -> None:
     box = locator.bounding_box()
     top = page.locator(".topbar").bounding_box()
     bar = page.locator("#entry .savebar").bounding_box()
-    assert box and top and bar
+    assert box is not None
+    assert top is not None
+    assert bar is not None
     assert box["y"] >= top["y"] + top["height"] - 0.5, (box, top)
     assert box["y"] + box["height"] <= bar["y"] + 0.5, (box, bar)
 
@@ -210,9 +214,7 @@ def seat(owner: User, names: list[str]) -> list[int]:
     return [own.pk] + [Player.objects.create(name=n, created_by=owner).pk for n in names[1:]]
 
 
-def test_the_scoreboard_keeps_the_leader_in_view(
-    signed_in_page: Any, live_server: Any
-) -> None:
+def test_the_scoreboard_keeps_the_leader_in_view(signed_in_page: Any, live_server: Any) -> None:
     page = signed_in_page()
     problems = watch(page)
     owner = User.objects.get(username="ana")
@@ -247,7 +249,8 @@ def test_the_scoreboard_keeps_the_leader_in_view(
     on_screen(page, lines.first.locator(".board-number"))
     # The grid still scrolls sideways below it: its last column starts off screen.
     last = page.locator(".score-grid thead th").last.bounding_box()
-    assert last and last["x"] > SMALL["width"]
+    assert last is not None
+    assert last["x"] > SMALL["width"]
     snap(page, "layout-scoreboard-dirt-8")
     assert not problems, problems
 
@@ -263,7 +266,8 @@ def results(ruleset: str, ids: list[int], hand: int) -> dict[str, Any]:
         return {"winner": winner, "results": pts}
     if ruleset == "damn-you":
         rows = [{"player": p, "passes": 1, "cards_left": 2 + i % 3} for i, p in enumerate(others)]
-        return {"winner": winner, "results": [*rows, {"player": winner, "passes": 0, "cards_left": 0}]}
+        rows.append({"player": winner, "passes": 0, "cards_left": 0})
+        return {"winner": winner, "results": rows}
     if ruleset == "dirty-deals":
         return {"winner": winner, "suit": "H", "surplus": ["9C"], "bower_holder": ids[0]}
     return {"winner": winner}
@@ -327,7 +331,9 @@ def test_every_game_fits_a_small_phone(
         actions = page.locator("#sheet-actions .button").last
         bar = page.locator("#entry .savebar").bounding_box()
         box = actions.bounding_box()
-        assert bar and box and box["y"] + box["height"] <= bar["y"], (box, bar)
+        assert bar is not None
+        assert box is not None
+        assert box["y"] + box["height"] <= bar["y"], (box, bar)
     snap(page, f"{name}-page", full=True)
     assert not problems, problems
 
@@ -370,3 +376,66 @@ def test_without_script_every_pad_is_open_and_the_hand_saves(
         name: cards.split() for name, cards in typed.items()
     }
     ctx.close()
+
+
+# The phone's keyboard, played by a stand-in for ``window.visualViewport`` (a headless
+# browser shows none): ``__keyboard(px)`` covers the bottom of the screen by that much.
+FAKE_KEYBOARD = """(() => {
+    const fake = new EventTarget();
+    let covered = 0;
+    Object.defineProperties(fake, {
+        height: { get: () => window.innerHeight - covered },
+        width: { get: () => window.innerWidth },
+        offsetTop: { get: () => 0 }, offsetLeft: { get: () => 0 }, scale: { get: () => 1 },
+    });
+    Object.defineProperty(window, "visualViewport", { value: fake, configurable: true });
+    window.__keyboard = (px) => { covered = px; fake.dispatchEvent(new Event("resize")); };
+})();"""
+
+
+def test_the_save_bar_rises_above_the_keyboard(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    problems = watch(page)
+    page.add_init_script(FAKE_KEYBOARD)
+    url = start_game(page, live_server, "dirt", EIGHT[:4])
+    went_out(page, "Bartholomew")
+    expect(pad(page, "Ana")).to_have_attribute("open", "")
+    pad(page, "Ana").locator(".mode-button[data-mode='points']").click()
+    field = pad(page, "Ana").locator(".points-input")
+    expect(field).to_be_focused()
+    field.fill("12")
+    page.evaluate("window.__keyboard(320)")
+    keyboard_top = SMALL["height"] - 320
+    bar = page.locator("#entry .savebar")
+    expect(page.locator("html")).to_have_class(re.compile("keyboard-open"))
+    box = bar.bounding_box()
+    assert box is not None
+    assert abs(box["y"] + box["height"] - keyboard_top) <= 1, box
+    # The field being typed in is above the bar, and Save is above the keyboard.
+    field_box = field.bounding_box()
+    assert field_box is not None
+    assert field_box["y"] + field_box["height"] <= box["y"], (field_box, box)
+    expect(page.locator("#entry .savebar-points")).to_contain_text("Ana 12")
+    snap(page, "layout-keyboard")
+
+    # The keyboard goes away with the focus: the bar returns to the bottom.
+    page.locator("#entry-heading").click()
+    page.evaluate("window.__keyboard(0)")
+    expect(page.locator("html")).not_to_have_class(re.compile("keyboard-open"))
+    save_on_screen(page)
+    box = bar.bounding_box()
+    assert box is not None
+    assert abs(box["y"] + box["height"] - SMALL["height"]) <= 1, box
+    for name in ("Clementine", "Dimitrios"):
+        pad(page, name).locator("summary").click()
+        pad(page, name).locator(".pad-key[data-key='K']").click()
+    save(page, 1)
+    game_id = int(re.findall(r"/games/(\d+)/", url)[-1])
+    stored = Hand.objects.get(game_id=game_id, number=1).input["results"]
+    names = dict(Player.objects.values_list("id", "name"))
+    assert {names[r["player"]]: r.get("points", r.get("cards")) for r in stored} == {
+        "Ana": 12,
+        "Clementine": ["K"],
+        "Dimitrios": ["K"],
+    }
+    assert not problems, problems
