@@ -69,7 +69,10 @@
   function padValue(pad, scoring) {
     var shown = text(pad.querySelector(".pad-points"));
     if (pad.classList.contains("is-out")) {
+      // Dirty UNO standard: whoever went out scores the others' cards ("…" while some
+      // are still to enter); nothing to say before any are.
       var won = scoring === "standard" ? shown.replace(/^scores\s*/, "") : "";
+      if (/^0…?$/.test(won)) won = "";
       return "out" + (won ? " +" + won : "");
     }
     return shown.replace(/\s*pts$/, "") || "–";
