@@ -261,6 +261,8 @@
     var target = bar && panel.querySelector(".winner-buttons");
     if (!target || !window.IntersectionObserver) return;
     var seen = new IntersectionObserver(function (entries) {
+      // A panel replaced after a save: stop watching it.
+      if (!target.isConnected) { seen.disconnect(); return; }
       entries.forEach(function (entry) {
         bar.classList.toggle("is-away", entry.isIntersecting);
       });
