@@ -51,6 +51,7 @@ from scorekeeper.services.players import player_create
 from scorekeeper.web import sheet
 from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
 from scorekeeper.web.join import guest_pass, holds_link, login_or_guest_required
+from scorekeeper.web.scoreboard import build_scoreboard
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -147,6 +148,9 @@ def _sheet_context(
         "last_hand": state.hands[-1].number if state.hands else None,
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": sheet.goal_text(game.ruleset, state.config.options),
+        "scoreboard": build_scoreboard(
+            game.ruleset, state, grid.columns, sheet.goal_text(game.ruleset, state.config.options)
+        ),
         "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),

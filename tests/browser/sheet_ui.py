@@ -87,8 +87,19 @@ def pad(page: Page, name: str) -> Any:
     return page.locator(f".pad[data-name='{name}']")
 
 
+def open_pad(page: Page, name: str) -> Any:
+    """Unfold a player's pad (one is open at a time; the others show a summary line)."""
+    # Once sheet-layout.js has set the panel up: until then every pad is open.
+    found = page.locator(f"#entry[data-layout] .pad[data-name='{name}']")
+    if found.get_attribute("open") is None:
+        found.locator("summary").click()
+    expect(found).to_have_attribute("open", "")
+    return found
+
+
 def tap(page: Page, name: str, *keys: str) -> None:
     """Tap card buttons on a player's pad; ``"♥:4"`` picks the suit (or colour) first."""
+    open_pad(page, name)
     for key in keys:
         if ":" in key and key != ":":
             suit, key = key.split(":", 1)
@@ -98,6 +109,7 @@ def tap(page: Page, name: str, *keys: str) -> None:
 
 def counted(page: Page, name: str, points: int) -> None:
     """Switch a player's pad to the numeric total and type it."""
+    open_pad(page, name)
     pad(page, name).locator(".mode-button[data-mode='points']").click()
     pad(page, name).locator(".points-input").fill(str(points))
 

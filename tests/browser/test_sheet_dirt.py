@@ -14,6 +14,7 @@ from tests.browser.sheet_ui import (
     counted,
     footer,
     no_sideways_scroll,
+    open_pad,
     pad,
     pad_shows,
     ranking,
@@ -178,7 +179,7 @@ def test_the_pads_stop_at_the_copies_of_a_rank_in_the_decks(
     assert chips(page, "Di") == ["A", "A", "A"]
     assert chips(page, "Cy") == ["A", "A", "A♥", "A"]
     # Take one back and there is room again, with a suit or without.
-    pad(page, "Ana").locator(".chip").first.click()
+    open_pad(page, "Ana").locator(".chip").first.click()
     tap(page, "Di", "D:A")
     pad_shows(page, "Di", "60 pts")
     assert chips(page, "Di") == ["A", "A", "A", "A♦"]

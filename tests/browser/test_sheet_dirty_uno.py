@@ -47,6 +47,7 @@ def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> 
     expect(page.locator("#entry .reminder")).to_contain_text("settle the last card")
 
     went_out(page, "Ana")
+    expect(page.locator("#entry .savebar-points")).to_have_text("Ana out · 2 to enter")
     counted(page, "Bo", 400)
     counted(page, "Cy", 50)
     save(page, 1)
@@ -75,6 +76,7 @@ def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> 
     tap(page, "Cy", "G:9", "Y:0")
     pad_shows(page, "Cy", "59 pts")
     expect(page.locator(".pad[data-name='Ana'] .pad-points")).to_have_text("scores 119")
+    expect(page.locator("#entry .savebar-points")).to_have_text("Ana out +119 · Bo 60 · Cy 59")
     shoot(page, "uno-standard-entry")
     save(page, 4)
     assert cells(page, 4) == ["119", "·", "·"]

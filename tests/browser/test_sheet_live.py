@@ -14,6 +14,7 @@ from scorekeeper.models import Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.sheet_ui import (
     cells,
+    open_pad,
     pad_shows,
     tap,
     watch,
@@ -63,7 +64,8 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other(
 
     # The first phone corrects hand 1: the second sees it, and keeps its entry.
     first.click(".hand-row[data-hand='1'] .hand-col a")
-    first.locator(".pad[data-name='Cy'] .points-input").fill("25")
+    expect(first.locator("#entry-heading")).to_contain_text("Correct hand 1")
+    open_pad(first, "Cy").locator(".points-input").fill("25")
     first.locator("#entry .entry-save").click()
     expect(first.locator("#sheet-notice .flash")).to_contain_text("Hand 1 corrected")
     started = time.monotonic()
