@@ -63,8 +63,6 @@ class Command(BaseCommand):
             with os.fdopen(fd, "wb") as handle:
                 write_export(league, chosen, handle)
             os.replace(partial, path)
-        except OSError as exc:
-            raise CommandError(f"Cannot write {path}: {exc.strerror}.") from None
         except Exception as exc:
             raise CommandError(
                 f"The export failed part way; {path} was not written: {exc}"

@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import deque
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from games import RuleError
@@ -338,8 +339,75 @@ LEAGUE_SCHEMA: dict[str, Any] = {
     },
 }
 
-Draft202012Validator.check_schema(LEAGUE_SCHEMA)
-_VALIDATOR = Draft202012Validator(LEAGUE_SCHEMA, format_checker=formats)
+#: Containers (objects, lists) a backup nests at most: the file, its games, a game, its
+#: hands, a hand, its input and four levels inside. Anything deeper is refused before
+#: the schema looks at it, so no check (nor an error message) recurses deeply.
+MAX_DEPTH = 12
+
+
+def _too_deep(data: object) -> list[str | int] | None:
+    """The path to the first container deeper than :data:`MAX_DEPTH`, walked without
+    recursion; None when there is none."""
+    stack: list[tuple[object, list[str | int]]] = [(data, [])]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict | list):
+            if len(path) >= MAX_DEPTH:
+                return path
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((item, [*path, key]) for key, item in items)
+    return None
+
+
+# Keywords whose error messages, in jsonschema, ``repr`` the whole instance (a list of
+# 100,000 games, say): the same checks with short messages (:func:`_message` words
+# them for people). The enums and consts of the schema are text and whole numbers.
+
+
+def _type(validator: Any, types: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    kinds = [types] if isinstance(types, str) else types
+    if not any(validator.is_type(instance, kind) for kind in kinds):
+        yield ValidationError(f"is not of type {', '.join(kinds)}")
+
+
+def _max_items(validator: Any, most: int, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "array") and len(instance) > most:
+        yield ValidationError(f"has more than {most} items")
+
+
+def _max_properties(
+    validator: Any, most: int, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "object") and len(instance) > most:
+        yield ValidationError(f"has more than {most} properties")
+
+
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _enum(validator: Any, enums: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not any(_same(instance, each) for each in enums):
+        yield ValidationError("is not one of the allowed values")
+
+
+def _const(validator: Any, const: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not _same(instance, const):
+        yield ValidationError("is not the expected value")
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    {
+        "type": _type,
+        "maxItems": _max_items,
+        "maxProperties": _max_properties,
+        "enum": _enum,
+        "const": _const,
+    },
+)
+_Validator.check_schema(LEAGUE_SCHEMA)
+_VALIDATOR = _Validator(LEAGUE_SCHEMA, format_checker=formats)
 
 _TYPE_NAMES = {
     "object": "a JSON object",
@@ -418,6 +486,12 @@ def _message(error: ValidationError) -> str:
 def schema_error(data: object) -> RuleError | None:
     """The problem (best guess at the most telling one) of a file against
     :data:`LEAGUE_SCHEMA`, or None when the file has the declared shape."""
+    deep = _too_deep(data)
+    if deep is not None:
+        field = str(deep[0]) if deep else "format"
+        return RuleError(
+            f"{where(deep)}: is nested too deeply (lists or objects in lists or objects)", field
+        )
     error = best_match(_VALIDATOR.iter_errors(data))
     if error is None:
         return None
