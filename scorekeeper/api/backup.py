@@ -82,14 +82,16 @@ class LeagueBackupParser(BaseParser):
         stream: IO[bytes] | None,
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
-    ) -> object:
+    ) -> Mapping[Any, Any]:
         raw = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
         if len(raw) > MAX_IMPORT_BYTES:
             raise BackupTooLarge()
         try:
-            return load_backup(raw)
+            data = load_backup(raw)
         except RuleError as exc:
             raise ParseError(exc.message) from None
+        # Any JSON, an object or not: the import says what is wrong with it.
+        return data  # type: ignore[return-value]
 
 
 ImportOutputSerializer = inline_serializer(

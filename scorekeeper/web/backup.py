@@ -33,7 +33,7 @@ def _visible_league(request: HttpRequest, league_id: int) -> League:
     return get_object_or_404(leagues_visible_to(request.user).select_related("owner"), pk=league_id)
 
 
-def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse:
+def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse | FileResponse:
     league = _visible_league(request, league_id)
     try:
         export = export_file(league, chosen)
@@ -54,13 +54,13 @@ def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse
 
 @require_GET
 @login_required
-def league_export_json_file(request: HttpRequest, league_id: int) -> HttpResponse:
+def league_export_json_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
     return _download(request, league_id, "json")
 
 
 @require_GET
 @login_required
-def league_export_csv_file(request: HttpRequest, league_id: int) -> HttpResponse:
+def league_export_csv_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
     return _download(request, league_id, "csv")
 
 

@@ -6,15 +6,19 @@ error, never a truncated file that looks complete."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import DatabaseError, connection
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -349,6 +353,13 @@ def test_api_refuses_hostile_bodies_with_400_naming_the_problem(api: APIClient) 
     response = api.post("/api/v1/leagues/import/", data, format="json")
     assert response.status_code == 400
     assert response.json()["players"][0].startswith("players[0].created_at: must be")
+    for body, field in ((b"[1]", "format"), (b'"x"', "format"), (b"null", "format")):
+        response = api.post("/api/v1/leagues/import/", body, content_type="application/json")
+        assert response.status_code == 400
+        assert "JSON object" in response.json()[field][0]
+    no_league = {k: v for k, v in backup_file().items() if k != "league"}
+    response = api.post("/api/v1/leagues/import/", no_league, format="json")
+    assert response.json() == {"league": ['"league" is required']}
     assert counts() == before
 
 
@@ -453,3 +464,23 @@ def test_a_failed_export_command_leaves_no_file(imported: League, tmp_path: Path
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(CommandError, match="incomplete"):
         call_command("export_league", str(imported.pk), stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+
+# -- what earlier imports stored ------------------------------------------------------
+
+
+def test_timestamps_an_earlier_import_stored_are_brought_back_in_range(user: User) -> None:
+    """Year 0 in UTC (what ``0001-01-01T00:00:00+01:00`` became) cannot be read back;
+    the migration moves it to the earliest instant that can, without reading it."""
+    player = Player.objects.create(name="Old", created_by=user)
+    table = connection.ops.quote_name(Player._meta.db_table)
+    bad = (
+        "0001-12-31 23:00:00+00 BC" if connection.vendor == "postgresql" else "0000-12-31 23:00:00"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET created_at = %s WHERE id = %s", [bad, player.pk])
+    with pytest.raises((ValueError, DatabaseError), match="year"):
+        Player.objects.get(pk=player.pk)
+    migration = importlib.import_module("scorekeeper.migrations.0003_imports_timestamps")
+    migration.repair(django_apps, None)
+    assert Player.objects.get(pk=player.pk).created_at == datetime(1, 1, 2, tzinfo=UTC)

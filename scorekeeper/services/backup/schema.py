@@ -452,7 +452,10 @@ def schema_error(data: object) -> RuleError | None:
         _validate(data)
     except JsonSchemaValueException as error:
         at = _place(error.name)
-        field = at.split(".")[0].split("[")[0] or "format"
+        field = at.split(".")[0].split("[")[0]
+        if not field and error.rule == "required" and isinstance(error.value, dict):
+            field = next((k for k in error.rule_definition or () if k not in error.value), "")
+        field = field or "format"
         message = _message(error)
         return RuleError(f"{at}: {message}" if at else message, field)
     return None
