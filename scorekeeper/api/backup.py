@@ -5,9 +5,10 @@ caller). Same services, same checks and same file as the league page's download 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
 
-from django.http import StreamingHttpResponse
+from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import (
@@ -18,7 +19,9 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,12 +31,13 @@ from games import RuleError
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.services.backup import (
+    CONTENT_TYPES,
     MAX_IMPORT_BYTES,
-    attachment,
+    ExportFailed,
+    export_file,
     export_filename,
-    league_export_csv,
-    league_export_json_text,
     league_import,
+    load_backup,
 )
 
 EXPORT_FORMATS = ("json", "csv")
@@ -51,6 +55,43 @@ class ExportFormatIsNotARenderer(DefaultContentNegotiation):
     ) -> tuple[BaseRenderer, str]:
         renderer = next(iter(renderers))
         return renderer, str(renderer.media_type)
+
+
+class BackupTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+
+    def __init__(self, size: int | None = None) -> None:
+        shown = f"{size / 1_048_576:.1f} MB" if size is not None else "larger than that"
+        super().__init__(
+            f"This backup is {shown}; the API takes up to "
+            f"{MAX_IMPORT_BYTES // 1_048_576} MB (the server's administrator can import "
+            "bigger ones with manage.py import_league)."
+        )
+
+
+class LeagueBackupParser(BaseParser):
+    """The import's own JSON parser: it reads at most :data:`MAX_IMPORT_BYTES` (20 MB)
+    whatever the limit of other endpoints (413 beyond), and refuses JSON no backup can
+    be (too deep, ``NaN``, thousands of digits) with a 400."""
+
+    media_type = "application/json"
+
+    def parse(
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Mapping[Any, Any]:
+        raw = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
+        if len(raw) > MAX_IMPORT_BYTES:
+            raise BackupTooLarge()
+        try:
+            data = load_backup(raw)
+        except RuleError as exc:
+            raise ParseError(exc.message) from None
+        # Any JSON, an object or not: the import says what is wrong with it.
+        return data  # type: ignore[return-value]
 
 
 ImportOutputSerializer = inline_serializer(
@@ -90,39 +131,55 @@ class LeagueExportApi(APIView):
             ),
         ],
         responses={
-            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The export."),
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The export (format=json)."
+            ),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="The results (format=csv)."
+            ),
+            400: OpenApiResponse(description="An unknown format."),
             404: OpenApiResponse(description="No such league, or not yours to see."),
+            503: OpenApiResponse(
+                description="The export failed part way; nothing was sent. Try again."
+            ),
         },
         tags=["leagues"],
     )
-    def get(self, request: Request, league_id: int) -> StreamingHttpResponse:
+    def get(self, request: Request, league_id: int) -> FileResponse | Response:
         chosen = request.query_params.get("format", "json")
         if chosen not in EXPORT_FORMATS:
             raise RuleError(f"format must be json or csv (got {chosen!r})", "format")
         league = get_object_or_404(
             leagues_visible_to(request.user).select_related("owner"), pk=league_id
         )
-        if chosen == "csv":
-            response = StreamingHttpResponse(
-                league_export_csv(league), content_type="text/csv; charset=utf-8"
+        try:
+            export = export_file(league, chosen)
+        except ExportFailed:
+            return Response(
+                {"detail": "The export failed part way, so nothing was sent. Try again."},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
-        else:
-            response = StreamingHttpResponse(
-                league_export_json_text(league), content_type="application/json"
-            )
-        response["Content-Disposition"] = attachment(export_filename(league, chosen))
-        return response
+        return FileResponse(
+            export,
+            as_attachment=True,
+            filename=export_filename(league, chosen),
+            content_type=CONTENT_TYPES[chosen],
+        )
 
 
 class LeagueImportApi(APIView):
+    parser_classes = [LeagueBackupParser]
+
     @extend_schema(
         operation_id="leagues_import",
         summary="Import a league",
         description=(
             "The body is a league export (`GET /api/v1/leagues/{id}/export/`). The whole "
             "file is checked first (every hand through the game's rules) and a problem "
-            "answers 400 naming its place in the file, with nothing saved. The league is "
-            "new and yours; a player linked to your own account becomes your player."
+            "answers 400 naming its place in the file (`games[3].hands[12].number: …`), "
+            "with nothing saved. The league is new and yours; a player linked to your own "
+            "account becomes your player. Up to 20 MB (413 beyond); a game holds at most "
+            "1,000 hands."
         ),
         request=OpenApiTypes.OBJECT,
         responses={
@@ -139,14 +196,8 @@ class LeagueImportApi(APIView):
         except ValueError:
             size = 0
         if size > MAX_IMPORT_BYTES:
-            return Response(
-                {
-                    "detail": f"This backup is {size / 1_048_576:.1f} MB; the API takes up to "
-                    f"{MAX_IMPORT_BYTES // 1_048_576} MB (the server's administrator can "
-                    "import bigger ones with manage.py import_league)."
-                },
-                status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
+            # Refused before reading a byte of it.
+            raise BackupTooLarge(size)
         result = league_import(request.data, owner=user, trusted=user.is_superuser)
         return Response(
             {

@@ -1,21 +1,16 @@
 """Downloading a league (JSON backup, CSV of results) and importing a JSON backup as a
 new league. The league page links here; only the league's owner and members (and
-superusers) may download it, everyone else gets a 404, as for the league itself."""
+superusers) may download it, everyone else gets a 404, as for the league itself. A
+download is the whole file or, when the export fails, the league page saying so."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponseRedirect,
-    StreamingHttpResponse,
-)
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods
@@ -24,12 +19,13 @@ from games import RuleError
 from scorekeeper.models import League
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.services.backup import (
+    CONTENT_TYPES,
     MAX_IMPORT_BYTES,
-    attachment,
+    ExportFailed,
+    export_file,
     export_filename,
-    league_export_csv,
-    league_export_json_text,
     league_import,
+    load_backup,
 )
 
 
@@ -37,26 +33,35 @@ def _visible_league(request: HttpRequest, league_id: int) -> League:
     return get_object_or_404(leagues_visible_to(request.user).select_related("owner"), pk=league_id)
 
 
-@require_GET
-@login_required
-def league_export_json_file(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
+def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse | FileResponse:
     league = _visible_league(request, league_id)
-    response = StreamingHttpResponse(
-        league_export_json_text(league), content_type="application/json"
+    try:
+        export = export_file(league, chosen)
+    except ExportFailed:
+        messages.error(
+            request,
+            "The download failed part way, so nothing was saved on your device. "
+            "Try again in a moment.",
+        )
+        return _to_league(league)
+    return FileResponse(
+        export,
+        as_attachment=True,
+        filename=export_filename(league, chosen),
+        content_type=CONTENT_TYPES[chosen],
     )
-    response["Content-Disposition"] = attachment(export_filename(league, "json"))
-    return response
 
 
 @require_GET
 @login_required
-def league_export_csv_file(request: HttpRequest, league_id: int) -> StreamingHttpResponse:
-    league = _visible_league(request, league_id)
-    response = StreamingHttpResponse(
-        league_export_csv(league), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = attachment(export_filename(league, "csv"))
-    return response
+def league_export_json_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
+    return _download(request, league_id, "json")
+
+
+@require_GET
+@login_required
+def league_export_csv_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
+    return _download(request, league_id, "csv")
 
 
 class LeagueImportForm(forms.Form):
@@ -75,20 +80,10 @@ class LeagueImportForm(forms.Form):
                 f"{MAX_IMPORT_BYTES // 1_048_576} MB (the server's administrator can import "
                 "bigger ones with manage.py import_league)."
             )
-        raw = upload.read()
         try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                "This is not a text file: choose the .json file of a league backup."
-            ) from None
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(
-                f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                f"{exc.msg}). Choose the .json file of a league backup, unedited."
-            ) from None
+            return load_backup(upload.read(MAX_IMPORT_BYTES + 1))
+        except RuleError as exc:
+            raise forms.ValidationError(exc.message) from None
 
 
 @require_http_methods(["GET", "POST"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -119,7 +120,14 @@ def _sheet_context(
     can_change = _can_change(request, game)
     can_manage = can_change_game(request.user, game)
     rules = RULESETS[game.ruleset]
-    grid = sheet.build_grid(game, state, names, can_change=can_change)
+    show_all = _wants_every_hand(request)
+    grid = sheet.build_grid(
+        game,
+        state,
+        names,
+        can_change=can_change,
+        recent=None if show_all else sheet.RECENT_HANDS,
+    )
     if panel is None and can_change:
         panel = sheet.build_panel(game, state, names)
     variant = rules.variant(game.variant or None) if rules.variants else None
@@ -134,6 +142,7 @@ def _sheet_context(
         "can_manage": can_manage,
         "guest": None if can_manage else guest_pass(request, game.pk),
         "grid": grid,
+        "every_hand_url": f"{reverse('game_sheet', args=[game.pk])}?hands=all#sheet-grid",
         "banner": sheet.build_banner(game, state, names),
         "panel": panel,
         "ranking": sheet.build_ranking(state, grid.columns, game.ruleset) if state.finished else [],
@@ -155,6 +164,16 @@ def _sheet_context(
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
     }
+
+
+def _wants_every_hand(request: HttpRequest) -> bool:
+    """``?hands=all`` on the sheet, or on the page an htmx request comes from (so live
+    updates and entries keep every hand on the screen that showed them)."""
+    if request.GET.get("hands") == "all":
+        return True
+    htmx = getattr(request, "htmx", None)
+    current = (htmx.current_url if htmx else None) or ""
+    return "all" in parse_qs(urlsplit(current).query).get("hands", [])
 
 
 def _render_sheet(

@@ -142,6 +142,16 @@ class Grid:
     footer: list[FooterRow]
     tag_label: str
     points_hint: str
+    #: Earlier hands left out (the sheet shows the most recent ones), and all of them.
+    hidden: int = 0
+    total: int = 0
+
+
+#: The sheet shows this many most recent hands unless asked for all of them: a game of
+#: hundreds of hands stays a page of a known size.
+RECENT_HANDS = 50
+#: The chart draws at most this many points per line, however many hands were played.
+CHART_POINTS = 120
 
 
 @dataclass
@@ -211,12 +221,27 @@ def _hand_tag(ruleset: str, hand: HandOutcome) -> str:
     return ""
 
 
-def build_grid(game: Game, state: GameState, names: Mapping[int, str], *, can_change: bool) -> Grid:
+def build_grid(
+    game: Game,
+    state: GameState,
+    names: Mapping[int, str],
+    *,
+    can_change: bool,
+    recent: int | None = None,
+) -> Grid:
+    """The sheet's table; with ``recent``, rows for only the last ``recent`` hands
+    (the totals still count every hand)."""
     ruleset = game.ruleset
     columns = columns_for(state, names)
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
-    for hand in state.hands:
+    hidden = max(0, len(state.hands) - recent) if recent is not None else 0
+    for index, hand in enumerate(state.hands):
+        if index < hidden:
+            if state.config.teams and hand.team_points is not None:
+                for i in range(len(columns)):
+                    team_running[i] += hand.team_points[i]
+            continue
         cells: list[Cell] = []
         for i, col in enumerate(columns):
             out = hand.winner in col.players
@@ -279,6 +304,8 @@ def build_grid(game: Game, state: GameState, names: Mapping[int, str], *, can_ch
         footer=footer,
         tag_label=tag_label,
         points_hint=hints.get(ruleset, ""),
+        hidden=hidden,
+        total=len(state.hands),
     )
 
 
@@ -456,15 +483,18 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
     def y(v: int) -> float:
         return round(top + (height - top - bottom) * (hi - v) / (hi - lo), 1)
 
+    # A long game is drawn through evenly spread hands (the last one always): a line of
+    # a thousand points is no clearer than one of a hundred, only heavier.
+    shown = _spread(n + 1, CHART_POINTS)
     series: list[Series] = []
     for index, (col, line) in enumerate(zip(columns, values, strict=True)):
-        pts = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line))
+        pts = " ".join(f"{x(i)},{y(line[i])}" for i in shown)
         series.append(
             Series(
                 label=col.label,
                 css=f"series-{index % SERIES_CLASSES}",
                 points=pts,
-                values=line,
+                values=[line[i] for i in shown],
                 last_x=x(n),
                 last_y=y(line[-1]),
             )
@@ -472,7 +502,7 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
     step = _nice_step(hi - lo)
     first = (lo // step) * step
     y_ticks = [(y(v), v) for v in range(first, hi + 1, step) if v >= lo]
-    x_step = 1 if n <= 12 else (2 if n <= 24 else 5)
+    x_step = 1 if n <= 12 else (2 if n <= 24 else 5 if n <= 60 else _nice_step(n // 2))
     x_ticks = [(x(i), i) for i in range(0, n + 1, x_step)]
     title = {
         "damn-you": "Chips after each hand",
@@ -491,6 +521,14 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
         bottom=height - bottom,
         title=title,
     )
+
+
+def _spread(count: int, most: int) -> list[int]:
+    """At most ``most`` indexes of ``range(count)``, evenly spread, first and last kept."""
+    if count <= most:
+        return list(range(count))
+    last = count - 1
+    return sorted({round(i * last / (most - 1)) for i in range(most)})
 
 
 def _nice_step(span: int) -> int:

@@ -256,7 +256,7 @@ def test_export_holds_every_hand_and_its_history(league: League) -> None:
 
 
 def test_streamed_export_is_the_same_json(league: League, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backup, "EXPORT_CHUNK", 2)  # several chunks
+    monkeypatch.setattr(backup.export, "EXPORT_CHUNK", 2)  # several chunks
     whole = league_export_json(league)
     for indent in (None, 1):
         text = "".join(league_export_json_text(league, indent=indent))

@@ -7,7 +7,6 @@ without a usable password (``--no-create-users`` leaves them out instead)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import RuleError
-from scorekeeper.services.backup import league_import
+from scorekeeper.services.backup import league_import, load_backup
 
 
 class Command(BaseCommand):
@@ -66,14 +65,13 @@ class Command(BaseCommand):
     def _read(self, path: str) -> object:
         try:
             if path == "-":
-                return json.load(sys.stdin)
-            with open(path, encoding="utf-8-sig") as handle:
-                return json.load(handle)
+                raw = sys.stdin.buffer.read()
+            else:
+                with open(path, "rb") as handle:
+                    raw = handle.read()
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{path} is not a text file (a JSON backup).") from None
-        except json.JSONDecodeError as exc:
-            raise CommandError(
-                f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
-            ) from None
+        try:
+            return load_backup(raw)
+        except RuleError as exc:
+            raise CommandError(f"{path}: {exc.message}") from None

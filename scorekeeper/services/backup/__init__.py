@@ -1,0 +1,67 @@
+"""A league in and out of the install: a CSV of results and a complete JSON backup.
+
+* :mod:`.export` writes the exports (a download is the whole file or an error);
+* :mod:`.schema` declares what a backup file may hold (types, ranges, sizes, depths);
+* :mod:`.importing` checks what a file means and creates a new league from it, in one
+  transaction.
+"""
+
+from scorekeeper.services.backup.export import (
+    CONTENT_TYPES,
+    CSV_COLUMNS,
+    EXPORT_CHUNK,
+    ExportFailed,
+    attachment,
+    export_file,
+    export_filename,
+    export_pieces,
+    league_csv_rows,
+    league_export_csv,
+    league_export_json,
+    league_export_json_text,
+    league_players,
+    write_export,
+)
+from scorekeeper.services.backup.importing import (
+    ImportResult,
+    league_import,
+    league_import_check,
+    league_import_json,
+    remap_player_ids,
+)
+from scorekeeper.services.backup.schema import (
+    FORMAT,
+    FORMAT_VERSION,
+    LEAGUE_SCHEMA,
+    MAX_HANDS,
+    MAX_IMPORT_BYTES,
+    load_backup,
+)
+
+__all__ = [
+    "CONTENT_TYPES",
+    "CSV_COLUMNS",
+    "EXPORT_CHUNK",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "LEAGUE_SCHEMA",
+    "MAX_HANDS",
+    "MAX_IMPORT_BYTES",
+    "ExportFailed",
+    "ImportResult",
+    "attachment",
+    "export_file",
+    "export_filename",
+    "export_pieces",
+    "league_csv_rows",
+    "league_export_csv",
+    "league_export_json",
+    "league_export_json_text",
+    "league_import",
+    "league_import_check",
+    "league_import_json",
+    "league_players",
+    "load_backup",
+    "remap_player_ids",
+    "write_export",
+]
