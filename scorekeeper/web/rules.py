@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -213,7 +214,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "search_url_json": json.dumps(reverse("rules_search")),
             "index_url_json": json.dumps(reverse("rules_index_json")),
             "rules_prefix_json": json.dumps(reverse("rules_index")),
-            "static_prefix_json": json.dumps(static("")),
+            # STATIC_URL itself: static("") would ask the manifest for a file named "".
+            "static_prefix_json": json.dumps(settings.STATIC_URL),
         }
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
