@@ -23,6 +23,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -67,7 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "scorekeeper.apps.StaticFilesConfig",  # django.contrib.staticfiles, minus unused files
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -162,6 +163,10 @@ STORAGES = {
 }
 
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
+# collectstatic writes .gz and (with the Brotli package) .br beside each file, and
+# WhiteNoise serves whichever the browser accepts. Source maps are only fetched by
+# developer tools: not worth compressing at every deploy.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
