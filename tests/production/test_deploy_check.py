@@ -81,7 +81,8 @@ def test_behind_tls_hsts_and_redirect_are_on() -> None:
     assert found["SECURE_HSTS_SECONDS"] == 365 * 24 * 3600
     assert found["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True
     assert found["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
-    assert found["SESSION_COOKIE_SECURE"] is True and found["CSRF_COOKIE_SECURE"] is True
+    assert found["SESSION_COOKIE_SECURE"] is True
+    assert found["CSRF_COOKIE_SECURE"] is True
     assert found["TRUSTED_PROXY_COUNT"] == 1
     assert "CompressedManifest" in json.dumps(found["STORAGES"])
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +33,13 @@ def static_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def production(static_root: Path, settings: Any) -> Iterator[Client]:
+def production(static_root: Path, settings: Any) -> Client:
     settings.DEBUG = False
     settings.STATIC_ROOT = static_root
     settings.STORAGES = PRODUCTION_STORAGES
     settings.WHITENOISE_USE_FINDERS = False
     settings.WHITENOISE_AUTOREFRESH = False
-    yield Client()  # a new client loads the middleware (WhiteNoise) with these settings
+    return Client()  # a new client loads the middleware (WhiteNoise) with these settings
 
 
 @pytest.mark.django_db
@@ -51,7 +50,8 @@ def test_service_worker_installs_with_manifest_storage(production: Client) -> No
     assert 'var STATIC_PREFIX = "/static/";' in body
     precache = json.loads(re.search(r"var PRECACHE = (\[.*?\]);", body).group(1))  # type: ignore[union-attr]
     static = [url for url in precache if url.startswith("/static/")]
-    assert static and all(HASHED.fullmatch(url) for url in static), static
+    assert static
+    assert all(HASHED.fullmatch(url) for url in static), static
     for url in precache:
         assert production.get(url).status_code == 200, url
 
