@@ -15,7 +15,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 @dataclass
 class Response:
-    status: int
+    status_code: int
     headers: http.client.HTTPMessage
     raw: bytes
 

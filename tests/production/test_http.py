@@ -48,7 +48,7 @@ def test_pages_for_everyone(anonymous: Session) -> None:
         "/api/v1/docs/",
     ):
         assert_page(anonymous.get(path), path)
-    assert "Left bower" in anonymous.get("/rules/search/?q=left+bower").text
+    assert "rules-hit-title" in anonymous.get("/rules/search/?q=left+bower").text
     schema = anonymous.get("/api/v1/schema/", headers={"Accept": "application/json"})
     assert schema.status_code == 200
     assert "/api/v1/games/" in schema.json()["paths"]
