@@ -4,6 +4,8 @@ process shares, per client address as far as it can be trusted."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
@@ -260,3 +262,36 @@ def test_shared_cache_counts_and_expires() -> None:
     cache.set("old", 1, -1)
     with pytest.raises(ValueError, match="not found"):
         cache.incr("old")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_counting_loses_no_request() -> None:
+    """Workers counting at the same moment (threads, each with its own database
+    connection) all count: the increment locks the row it changes."""
+    from django.db import connection
+
+    cache = caches["shared"]
+    cache.delete("burst")
+    cache.add("burst", 0, 600)
+    threads, rounds = 6, 15
+    barrier = threading.Barrier(threads)
+    failures: list[BaseException] = []
+
+    def count() -> None:
+        try:
+            barrier.wait()
+            for _ in range(rounds):
+                cache.incr("burst")
+        except BaseException as error:  # reported below, in the test's thread
+            failures.append(error)
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=count) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert failures == []
+    assert cache.get("burst") == threads * rounds
+    cache.delete("burst")
