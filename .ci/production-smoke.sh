@@ -31,19 +31,17 @@ trap cleanup EXIT
 
 # Only what the README's production environment holds: nothing from this shell leaks in.
 secret=$("$bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
-prod() {
-  env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8 \
-    DATABASE_URL="$DATABASE_URL" SECRET_KEY="$secret" \
-    ALLOWED_HOSTS="127.0.0.1,localhost" STATIC_ROOT="$work/static" "$@"
-}
+prod=(env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8
+  DATABASE_URL="$DATABASE_URL" SECRET_KEY="$secret"
+  ALLOWED_HOSTS="127.0.0.1,localhost" STATIC_ROOT="$work/static")
 
 echo "== production profile: collectstatic, migrate, demo data"
-prod "$bin/python" manage.py collectstatic --noinput -v 0
-prod "$bin/python" manage.py migrate --noinput -v 0
-prod "$bin/python" manage.py seed_demo --weeks "${SMOKE_WEEKS:-8}"
+"${prod[@]}" "$bin/python" manage.py collectstatic --noinput -v 0
+"${prod[@]}" "$bin/python" manage.py migrate --noinput -v 0
+"${prod[@]}" "$bin/python" manage.py seed_demo --weeks "${SMOKE_WEEKS:-12}"
 
 echo "== gunicorn, 2 workers, http://127.0.0.1:$port/"
-prod "$bin/gunicorn" scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
+"${prod[@]}" "$bin/gunicorn" scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
   --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
 server=$!
 for _ in $(seq 1 100); do
