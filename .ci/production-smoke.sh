@@ -19,7 +19,7 @@ esac
 [ -x .venv/bin/python ] || make .venv/.installed
 bin=$PWD/.venv/bin
 port=${SMOKE_PORT:-$("$bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
-work=$(mktemp -d "${TMPDIR:-/tmp}/scorekeeper-smoke.XXXXXX")
+work=$(mktemp -d)
 server=""
 cleanup() {
   if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
