@@ -155,6 +155,18 @@ def test_many_usernames_from_one_address_hit_the_address_limit(db: None) -> None
 
 
 @pytest.mark.django_db
+def test_the_admin_sign_in_shares_the_address_limit_of_the_sign_in_page(db: None) -> None:
+    allowed = int(settings.RATE_LIMITS["sign-in"].split("/")[0])
+    client = Client()
+    for i in range(allowed - 1):
+        sign_in(client, "pass", username=f"user{i}")
+    admin = client.post("/admin/login/", {"username": "root", "password": "x", "next": "/admin/"})
+    assert admin.status_code == 200  # the form again: wrong password
+    assert client.post("/admin/login/", {"username": "root", "password": "x"}).status_code == 429
+    assert sign_in(client, "pass", username="someone").status_code == 429
+
+
+@pytest.mark.django_db
 def test_token_requests_are_limited_per_address(db: None) -> None:
     allowed = int(settings.RATE_LIMITS["api-token"].split("/")[0])
     client = APIClient()
