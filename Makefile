@@ -11,7 +11,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench clean
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench smoke clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,15 @@ bench: $(STAMP)
 	  $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
 	else \
 	  ../shared/ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
+	fi
+
+# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP; needs
+# PostgreSQL: DATABASE_URL, or a throwaway server from ../shared/ci.
+smoke: $(STAMP)
+	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
+	  .ci/production-smoke.sh; \
+	else \
+	  ../shared/ci/with-postgres.sh .ci/production-smoke.sh; \
 	fi
 
 clean:

@@ -1,7 +1,16 @@
 from django.apps import AppConfig
+from django.contrib.staticfiles.apps import StaticFilesConfig as BaseStaticFilesConfig
 
 
 class ScorekeeperConfig(AppConfig):
     name = "scorekeeper"
     verbose_name = "Scorekeeper"
     default_auto_field = "django.db.models.BigAutoField"
+
+
+class StaticFilesConfig(BaseStaticFilesConfig):
+    """``django.contrib.staticfiles``, leaving out what no page uses: the ReDoc bundle of
+    drf-spectacular-sidecar (the API docs page is Swagger UI). Compressing it at every
+    ``collectstatic`` took half the time."""
+
+    ignore_patterns = [*BaseStaticFilesConfig.ignore_patterns, "drf_spectacular_sidecar/redoc/*"]

@@ -7,15 +7,23 @@ Environment:
   DEBUG          "1"/"true" to turn on (default off)
   ALLOWED_HOSTS  comma-separated (default localhost,127.0.0.1,[::1] with DEBUG, else empty)
   CSRF_TRUSTED_ORIGINS comma-separated origins, for a proxy in front
+  BEHIND_TLS_PROXY     "1" when a TLS-terminating proxy sets X-Forwarded-Proto: turns on
+                       HSTS and the https redirect (each settable, see README)
+  TRUSTED_PROXY_COUNT  how many proxies in front append to X-Forwarded-For (default 0:
+                       the client is REMOTE_ADDR and X-Forwarded-For is ignored)
+  STATIC_ROOT          where collectstatic puts the files (default <project>/staticfiles)
+The README's "Configuration" table lists every variable.
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,6 +33,16 @@ def env_bool(name: str, default: bool = False) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {value!r}.") from None
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -50,7 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "scorekeeper.apps.StaticFilesConfig",  # django.contrib.staticfiles, minus unused files
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -58,12 +76,17 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    "axes",
     "scorekeeper",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise (which serves its own pre-compressed static files), above everything
+    # that writes the body. Django's gzip adds random bytes against BREACH, and CSRF tokens
+    # in pages are masked afresh in every response.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -72,6 +95,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into a 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -124,7 +149,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -138,6 +163,10 @@ STORAGES = {
 }
 
 WHITENOISE_USE_FINDERS = DEBUG or TESTING
+# collectstatic writes .gz and (with the Brotli package) .br beside each file, and
+# WhiteNoise serves whichever the browser accepts. Source maps are only fetched by
+# developer tools: not worth compressing at every deploy.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -185,8 +214,56 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not (DEBUG or TESTING))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if env_bool("BEHIND_TLS_PROXY"):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY")
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind TLS, browsers are told to use https only (HSTS) and plain http is redirected.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", BEHIND_TLS_PROXY)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if BEHIND_TLS_PROXY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", BEHIND_TLS_PROXY)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", BEHIND_TLS_PROXY)
+
+# -- Abuse: every counter lives in the database, which all app processes share. --------
+#: Proxies in front that append the client's address to X-Forwarded-For. 0 (the
+#: default): the header is the client's own word and is ignored.
+TRUSTED_PROXY_COUNT = max(env_int("TRUSTED_PROXY_COUNT", 0), 0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rate-limit counters (scorekeeper.security): a table made by migrate
+    # (migration 0003), with an atomic increment.
+    "shared": {
+        "BACKEND": "scorekeeper.cache.AtomicDatabaseCache",
+        "LOCATION": "scorekeeper_shared_cache",
+        "TIMEOUT": 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+# django-ratelimit counts requests (its app is not installed: its only content is a
+# check that knows memcached and Redis alone; our cache's increment is atomic).
+RATELIMIT_USE_CACHE = "shared"
+#: Requests per client address (an IPv6 /64) for each limited group; see
+#: scorekeeper.security.rate_limit. Wrong passwords are counted apart, by axes.
+RATE_LIMITS = {
+    "sign-in": "30/15m",
+    "sign-up": "10/h",
+    "api-token": "30/15m",
+}
+
+# django-axes: wrong passwords per username and address, in the database, for every
+# way in (sign-in page, admin, API token). A lockout answers 429 until the cool-off ends.
+AUTHENTICATION_BACKENDS = [
+    "scorekeeper.security.AxesSignInBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = max(env_int("LOGIN_FAILURE_LIMIT", 5), 1)
+AXES_COOLOFF_TIME = timedelta(minutes=max(env_int("LOGIN_LOCKOUT_MINUTES", 15), 1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.axes_client_ip"
+AXES_LOCKOUT_CALLABLE = "scorekeeper.security.lockout_response"
 
 LOGGING = {
     "version": 1,

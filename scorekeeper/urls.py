@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scorekeeper.security import rate_limit
+
 urlpatterns = [
+    # The admin's sign-in counts towards the same per-address limit as the sign-in page.
+    path("admin/login/", rate_limit("sign-in")(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scorekeeper.api.urls")),
     path("", include("scorekeeper.web.urls")),

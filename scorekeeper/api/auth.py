@@ -1,5 +1,10 @@
 """Token sign-in for API clients: ``POST /api/v1/auth/token/`` trades a username and
-password for the token sent as ``Authorization: Token <token>``; ``DELETE`` revokes it."""
+password for the token sent as ``Authorization: Token <token>``; ``DELETE`` revokes it.
+
+Password guessing meets the same limits as the sign-in page, counted in the database for
+every worker: requests per client address (:func:`scorekeeper.security.rate_limit`) and
+wrong passwords per username and address (django-axes, which answers the locked-out
+attempt with a JSON ``429`` through its middleware). Both give ``Retry-After``."""
 
 from __future__ import annotations
 
@@ -16,16 +21,9 @@ from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, BaseThrottle
 from rest_framework.views import APIView
 
-
-class TokenSignInThrottle(AnonRateThrottle):
-    """Password guessing is slow: a client (by address) gets a few tries a minute."""
-
-    scope = "auth-token"
-    rate = "20/minute"
-
+from scorekeeper.security import rate_limit
 
 TokenOutputSerializer = inline_serializer(
     name="Token",
@@ -61,9 +59,6 @@ class TokenApi(APIView):
     def get_permissions(self) -> Sequence[BasePermission]:
         return [AllowAny()] if self._signing_in() else [IsAuthenticated()]
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        return [TokenSignInThrottle()] if self._signing_in() else []
-
     @extend_schema(
         operation_id="auth_token_create",
         summary="Get an API token",
@@ -75,13 +70,17 @@ class TokenApi(APIView):
         responses={
             200: TokenOutputSerializer,
             400: OpenApiResponse(description="Missing, wrong or inactive username or password."),
-            429: OpenApiResponse(description="Too many attempts: wait a minute."),
+            429: OpenApiResponse(
+                description="Too many attempts from this address, or too many wrong "
+                "passwords for this username: wait as many seconds as `Retry-After` says."
+            ),
         },
         auth=[],
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        # django-axes keeps its marks on the Django request, where its middleware looks.
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request._request})
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token, _ = Token.objects.get_or_create(user=user)
@@ -102,5 +101,5 @@ class TokenApi(APIView):
 
 
 urlpatterns = [
-    path("auth/token/", TokenApi.as_view(), name="api-token"),
+    path("auth/token/", rate_limit("api-token")(TokenApi.as_view()), name="api-token"),
 ]

@@ -1,5 +1,10 @@
 """Sign-up, sign-in and sign-out (Django auth). Signing up also creates the player that
-stands for the new user at the table."""
+stands for the new user at the table.
+
+Both forms are rate-limited per client address (:func:`scorekeeper.security.rate_limit`,
+``settings.RATE_LIMITS``); wrong passwords also lock a username out from that address for
+a while (django-axes, see settings).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
+from scorekeeper.security import rate_limit
 from scorekeeper.services.players import player_create
 
 
@@ -25,6 +31,7 @@ class SignUpForm(UserCreationForm):
     )
 
 
+@rate_limit("sign-up")
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -44,7 +51,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", rate_limit("sign-in")(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", signup, name="signup"),
 ]

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -28,6 +29,7 @@ from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import path, reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from games import RULESETS, rules
@@ -153,7 +155,9 @@ def rules_search(request: HttpRequest) -> HttpResponse:
 def rules_index_json(request: HttpRequest) -> HttpResponse:
     index = rules.search_index()
     etag = f'"{index["version"]}"'
-    if request.headers.get("If-None-Match") == etag:
+    # Weak comparison: gzip (GZipMiddleware) hands the browser W/"…" to send back.
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    if etag in {tag.removeprefix("W/") for tag in sent}:
         return HttpResponse(status=304, headers={"ETag": etag})
     response = JsonResponse(index, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
@@ -213,7 +217,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "search_url_json": json.dumps(reverse("rules_search")),
             "index_url_json": json.dumps(reverse("rules_index_json")),
             "rules_prefix_json": json.dumps(reverse("rules_index")),
-            "static_prefix_json": json.dumps(static("")),
+            # STATIC_URL itself: static("") would ask the manifest for a file named "".
+            "static_prefix_json": json.dumps(settings.STATIC_URL),
         }
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -73,6 +73,17 @@ def context(browser: object) -> Iterator[object]:
 
 
 @pytest.fixture
+def site_url(request: pytest.FixtureRequest) -> str:
+    """Where the app under test answers: ``SCOREKEEPER_BASE_URL`` when set (the
+    production smoke's gunicorn, for the tests marked ``production``), else
+    pytest-django's live server."""
+    external = os.environ.get("SCOREKEEPER_BASE_URL", "").rstrip("/")
+    if external:
+        return external
+    return str(request.getfixturevalue("live_server").url)
+
+
+@pytest.fixture
 def page(context: object) -> Iterator[object]:
     pg = context.new_page()  # type: ignore[attr-defined]
     yield pg

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 
-def test_api_docs_render_operations_without_csp_errors(
-    page: Any, live_server: Any, transactional_db: None
-) -> None:
+
+@pytest.mark.production
+@pytest.mark.django_db(transaction=True)
+def test_api_docs_render_operations_without_csp_errors(page: Any, site_url: str) -> None:
     problems: list[str] = []
     outside: list[str] = []
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
@@ -17,12 +19,12 @@ def test_api_docs_render_operations_without_csp_errors(
         "request",
         lambda req: (
             None
-            if req.url.startswith(live_server.url) or req.url.startswith("data:")
+            if req.url.startswith(site_url) or req.url.startswith("data:")
             else outside.append(req.url)
         ),
     )
 
-    page.goto(f"{live_server.url}/api/v1/docs/")
+    page.goto(f"{site_url}/api/v1/docs/")
     page.wait_for_selector(".opblock-summary", timeout=15_000)
 
     operations = page.locator(".opblock-summary-path").all_inner_texts()

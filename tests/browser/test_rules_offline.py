@@ -46,16 +46,17 @@ def _wait_for_service_worker(page: Any) -> None:
     )
 
 
+@pytest.mark.production
 @pytest.mark.django_db(transaction=True)
-def test_search_as_you_type_on_a_rules_page(page: Any, live_server: Any) -> None:
+def test_search_as_you_type_on_a_rules_page(page: Any, site_url: str) -> None:
     errors = _console_errors(page)
-    page.goto(f"{live_server.url}/rules/dirt/")
+    page.goto(f"{site_url}/rules/dirt/")
     page.fill("#rules-results-q", "draw five")
     first = page.locator("#rules-results .rules-hit").first
     first.wait_for()
     assert first.locator(".rules-hit-title").inner_text() == "Special cards"
     assert first.locator("mark").count() >= 2
-    assert page.url == f"{live_server.url}/rules/dirt/"
+    assert page.url == f"{site_url}/rules/dirt/"
 
     page.fill("#rules-results-q", "jokr")
     page.locator("#rules-results .rules-no-hits").wait_for()
@@ -65,9 +66,10 @@ def test_search_as_you_type_on_a_rules_page(page: Any, live_server: Any) -> None
     assert errors == []
 
 
+@pytest.mark.production
 @pytest.mark.django_db(transaction=True)
-def test_browser_search_matches_the_server(page: Any, live_server: Any) -> None:
-    page.goto(f"{live_server.url}/rules/")
+def test_browser_search_matches_the_server(page: Any, site_url: str) -> None:
+    page.goto(f"{site_url}/rules/")
     found = page.evaluate(
         """async (queries) => {
             const index = await (await fetch('/rules/index.json')).json();
@@ -88,16 +90,17 @@ def test_browser_search_matches_the_server(page: Any, live_server: Any) -> None:
             assert browser["suggestions"] == expected, q
 
 
+@pytest.mark.production
 @pytest.mark.django_db(transaction=True)
-def test_rules_work_offline_after_one_visit(page: Any, context: Any, live_server: Any) -> None:
+def test_rules_work_offline_after_one_visit(page: Any, context: Any, site_url: str) -> None:
     errors = _console_errors(page)
-    page.goto(f"{live_server.url}/rules/")
+    page.goto(f"{site_url}/rules/")
     _wait_for_service_worker(page)
 
     context.set_offline(True)
     try:
         assert page.evaluate("navigator.onLine") is False
-        page.goto(f"{live_server.url}/rules/dirt/")
+        page.goto(f"{site_url}/rules/dirt/")
         assert page.locator("h1").inner_text() == "Dirt on Your Neighbor"
         assert page.locator("#special-cards").is_visible()
         assert page.locator("[data-offline-banner]").is_visible()
@@ -110,17 +113,17 @@ def test_rules_work_offline_after_one_visit(page: Any, context: Any, live_server
         assert page.locator("#rules-results .rules-offline-note").count() == 1
 
         # A full search page, as a phone without JavaScript help would ask for it.
-        page.goto(f"{live_server.url}/rules/search/?q=antes&ruleset=damn-you")
+        page.goto(f"{site_url}/rules/search/?q=antes&ruleset=damn-you")
         assert page.input_value("#rules-results-q") == "antes"
         assert page.locator("#rules-results-ruleset").input_value() == "damn-you"
         hit = page.locator("#rules-results .rules-hit").first
         assert hit.locator(".rules-hit-title").inner_text() == "The deal"
 
-        page.goto(f"{live_server.url}/rules/search/?q=xyzzy")
+        page.goto(f"{site_url}/rules/search/?q=xyzzy")
         assert "Nothing in the rules matches" in page.locator("#rules-results").inner_text()
 
         # A page the device never stored: the offline page, pointing at the rules.
-        page.goto(f"{live_server.url}/accounts/login/")
+        page.goto(f"{site_url}/accounts/login/")
         assert page.locator("h1").inner_text() == "You are offline"
         assert page.locator("a[href='/rules/dirty-uno/']").count() == 1
     finally:

@@ -1,0 +1,175 @@
+"""Who is asking, and telling the over-eager to wait.
+
+Every counter lives in the database, which every app process shares, so running more
+workers does not multiply a limit:
+
+* wrong passwords — on the sign-in page, the admin's and ``POST /api/v1/auth/token/`` —
+  are counted per username and client address by django-axes (settings ``AXES_*``); a
+  lockout answers :func:`lockout_response`;
+* requests per client address — sign-in, sign-up, the token endpoint, and any view that
+  wants it — are counted by django-ratelimit in ``CACHES["shared"]`` through
+  :func:`rate_limit`.
+
+Throttling another view takes one line::
+
+    from scorekeeper.security import rate_limit
+
+    @rate_limit("join", "30/10m")          # 30 POSTs per client address per 10 minutes
+    def join(request: HttpRequest, token: str) -> HttpResponse: ...
+
+    @rate_limit("join", methods=("GET", "POST"))   # the rate from settings.RATE_LIMITS["join"]
+    def join(request: HttpRequest, token: str) -> HttpResponse: ...
+
+For a class-based view wrap ``as_view()``: ``rate_limit("api-token")(TokenApi.as_view())``.
+Over the limit the view is not called: the client gets a ``429`` with ``Retry-After`` —
+an HTML page, or ``{"detail": …}`` under ``/api/`` (:func:`too_many_requests`).
+
+The client's address is :func:`client_ip`: ``REMOTE_ADDR``, unless
+``settings.TRUSTED_PROXY_COUNT`` proxies in front append to ``X-Forwarded-For`` (then the
+address the first of them saw). An IPv6 client counts as its /64 network: one machine
+usually has a whole /64 to pick addresses from.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import render
+from django_ratelimit.core import get_usage
+
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+
+IPV6_PREFIX = 64
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address as far as this install can trust it ("" if unknown).
+
+    With ``TRUSTED_PROXY_COUNT = N`` each of the N proxies appends the address it was
+    reached from to ``X-Forwarded-For``, so the client is the N-th entry from the end;
+    anything before it was written by the client and is ignored. A missing or
+    malformed entry falls back to ``REMOTE_ADDR``.
+    """
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    proxies = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0))
+    if proxies <= 0:
+        return remote
+    forwarded = [
+        part.strip()
+        for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        if part.strip()
+    ]
+    if len(forwarded) < proxies:
+        return remote
+    candidate = forwarded[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
+
+
+def client_network(request: HttpRequest) -> str | None:
+    """:func:`client_ip` as counters use it: an IPv6 address as its /64 network."""
+    try:
+        address = ipaddress.ip_address(client_ip(request))
+    except ValueError:
+        return None
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False).network_address)
+    return str(address)
+
+
+def axes_client_ip(request: HttpRequest) -> str | None:
+    """``AXES_CLIENT_IP_CALLABLE``: django-axes counts wrong passwords per this address."""
+    return client_network(request)
+
+
+class AxesSignInBackend(AxesStandaloneBackend):
+    """django-axes' lockout check (first in ``AUTHENTICATION_BACKENDS``) for sign-ins
+    that come from a client: every page and API sign-in passes its request. Without a
+    request (a management command, the test client's ``login()``) there is no client
+    to count, so this backend stands aside instead of failing."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, username, password, **kwargs)
+
+
+def _rate_key(group: str, request: HttpRequest) -> str:
+    return client_network(request) or "unknown"
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def too_many_requests(request: HttpRequest, retry_after: int, message: str = "") -> HttpResponse:
+    """A ``429`` telling the client to wait ``retry_after`` seconds: JSON
+    ``{"detail": …}`` for the API, an HTML page otherwise."""
+    retry_after = max(int(retry_after), 1)
+    minutes = math.ceil(retry_after / 60)
+    wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    message = message or f"Too many attempts. Try again in {wait}."
+    response: HttpResponse
+    if _wants_json(request):
+        response = JsonResponse({"detail": message}, status=429)
+    else:
+        response = render(request, "429.html", {"message": message, "wait": wait}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """``AXES_LOCKOUT_CALLABLE``: the answer to a sign-in while its username and address
+    are locked out. Each attempt during the lockout starts the cool-off again."""
+    cool_off = settings.AXES_COOLOFF_TIME
+    return too_many_requests(
+        request,
+        int(cool_off.total_seconds()),
+        "Too many wrong passwords for this account from here. "
+        f"Try again in {math.ceil(cool_off.total_seconds() / 60)} minutes.",
+    )
+
+
+def rate_limit(
+    group: str, rate: str | None = None, *, methods: Iterable[str] = ("POST",)
+) -> Callable[[View], View]:
+    """Limit a view to ``rate`` requests (``"30/10m"``, ``"10/h"``) per client address;
+    only requests whose method is in ``methods`` count. Without ``rate`` the rate is
+    ``settings.RATE_LIMITS[group]``, read at each request (tests may change it)."""
+    counted = {method.upper() for method in methods}
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if request.method in counted:
+                usage = get_usage(
+                    request,
+                    group=group,
+                    key=_rate_key,
+                    rate=rate or settings.RATE_LIMITS[group],
+                    increment=True,
+                )
+                if usage is not None and usage["should_limit"]:
+                    return too_many_requests(request, usage["time_left"])
+            return view(request, *args, **kwargs)
+
+        return cast(View, limited)
+
+    return decorate

@@ -1,0 +1,43 @@
+"""The production profile tested over HTTP.
+
+``.ci/production-smoke.sh`` starts the app as the README's "Running it for real" says
+(DEBUG off, collectstatic with compressed manifest storage, gunicorn with two workers,
+PostgreSQL, the demo data) and runs the tests marked ``production`` against it with
+``SCOREKEEPER_BASE_URL`` set. Without that variable the HTTP tests here skip (the
+browser ones marked ``production`` run against the test server instead).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.production.http import Session
+
+BASE_URL_ENV = "SCOREKEEPER_BASE_URL"
+
+
+@pytest.fixture(scope="session")
+def base_url() -> str:
+    url = os.environ.get(BASE_URL_ENV, "").rstrip("/")
+    if not url:
+        pytest.skip(
+            f"needs the app running in production: .ci/production-smoke.sh ({BASE_URL_ENV})"
+        )
+    return url
+
+
+@pytest.fixture
+def anonymous(base_url: str) -> Session:
+    return Session(base_url)
+
+
+@pytest.fixture(scope="session")
+def demo(base_url: str) -> Session:
+    """Signed in as the demo user (seed_demo) through the real sign-in form."""
+    session = Session(base_url)
+    response = session.sign_in("demo", "demo")
+    assert response.status_code == 302, response.text
+    assert "sessionid" in session.cookies
+    return session

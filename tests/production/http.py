@@ -1,0 +1,99 @@
+"""A small HTTP client for the production smoke tests: the standard library only, no
+redirects followed, cookies kept by name (a stand-in for a browser, which would be on
+https in production; the ``Secure`` flag is therefore not enforced here)."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import json
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import urlencode, urljoin, urlsplit
+
+
+@dataclass
+class Response:
+    status_code: int
+    headers: http.client.HTTPMessage
+    raw: bytes
+
+    def header(self, name: str) -> str:
+        return self.headers.get(name, "")
+
+    @property
+    def body(self) -> bytes:
+        """The body, gunzipped when the server compressed it."""
+        if self.header("Content-Encoding") == "gzip":
+            return gzip.decompress(self.raw)
+        return self.raw
+
+    @property
+    def text(self) -> str:
+        return self.body.decode()
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Session:
+    base_url: str
+    cookies: dict[str, str] = field(default_factory=dict)
+    timeout: float = 30.0
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        form: dict[str, Any] | None = None,
+        json_body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        url = urlsplit(urljoin(self.base_url, path))
+        sent = {"Host": url.netloc, "Accept-Encoding": "identity", **(headers or {})}
+        body: bytes | None = None
+        if form is not None:
+            body = urlencode(form).encode()
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        elif json_body is not None:
+            body = json.dumps(json_body).encode()
+            sent["Content-Type"] = "application/json"
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=self.timeout)
+        try:
+            target = url.path + (f"?{url.query}" if url.query else "")
+            connection.request(method, target, body=body, headers=sent)
+            answer = connection.getresponse()
+            raw = answer.read()
+        finally:
+            connection.close()
+        for line in answer.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie()
+            cookie.load(line)
+            for name, morsel in cookie.items():
+                if morsel["max-age"] == "0" or not morsel.value:
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = morsel.value
+        return Response(answer.status, answer.headers, raw)
+
+    def get(self, path: str, **kwargs: Any) -> Response:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> Response:
+        return self.request("POST", path, **kwargs)
+
+    def sign_in(self, username: str, password: str) -> Response:
+        self.get("/accounts/login/")
+        return self.post(
+            "/accounts/login/",
+            form={
+                "username": username,
+                "password": password,
+                "csrfmiddlewaretoken": self.cookies["csrftoken"],
+            },
+        )
