@@ -19,6 +19,6 @@ def drop_cache_tables(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("scorekeeper", "0002_league_stats")]
+    dependencies = [("scorekeeper", "0004_imports_timestamps")]
 
     operations = [migrations.RunPython(create_cache_tables, drop_cache_tables)]
