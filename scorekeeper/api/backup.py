@@ -115,6 +115,9 @@ class LeagueExportApi(APIView):
 
 
 class LeagueImportApi(APIView):
+    #: The JSON parser's body limit for this view (1 MB elsewhere): api/parsers.py.
+    max_body_bytes = MAX_IMPORT_BYTES
+
     @extend_schema(
         operation_id="leagues_import",
         summary="Import a league",

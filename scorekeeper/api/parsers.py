@@ -1,0 +1,175 @@
+"""The API's JSON parser: bad JSON of any kind is a 400 naming the problem, too much of
+it a 413, and never a 500 (``DEFAULT_PARSER_CLASSES``, so every view uses it, the token
+view included).
+
+It refuses, before any view sees the body:
+
+* bodies over the view's ``max_body_bytes`` (1 MB; the league import sets 20 MB): a JSON
+  ``413 {"detail": …}``. The body is read straight from the request stream (this class
+  is not a subclass of DRF's ``JSONParser``, which DRF feeds through ``request.body``
+  and so through Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` and its HTML 400), up to one
+  byte past the limit. Form posts still go through Django's limit;
+  ``api.errors.exception_handler`` answers that with the same JSON 413.
+* nesting deeper than ``max_json_depth`` (32; no request needs more than 8): Python's
+  JSON reader would recurse until ``RecursionError``.
+* NUL characters (PostgreSQL cannot store them in text) and lone surrogates (not
+  encodable as UTF-8), in keys and values.
+* whole numbers beyond 64 bits and non-finite numbers (``1e999``, ``NaN``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
+
+from django.conf import settings
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError, ValidationError
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import JSONRenderer
+
+MB = 1024 * 1024
+#: The largest JSON body a view takes unless it says otherwise (``max_body_bytes``).
+MAX_JSON_BYTES = 1 * MB
+#: The deepest nesting of objects and lists a view takes (``max_json_depth``).
+MAX_JSON_DEPTH = 32
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1
+
+
+class RequestTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+def too_large_message(limit: int | None) -> str:
+    if limit is None:
+        return "The request body is too large."
+    return (
+        f"The request body is larger than {limit / MB:g} MB, the most this endpoint takes "
+        "(JSON bodies up to 1 MB; league imports up to 20 MB)."
+    )
+
+
+def _view_setting(parser_context: Mapping[str, Any], name: str, default: int) -> int:
+    value = getattr(parser_context.get("view"), name, None)
+    return value if isinstance(value, int) else default
+
+
+def _content_length(parser_context: Mapping[str, Any]) -> int:
+    request = parser_context.get("request")
+    meta = getattr(request, "META", {})
+    try:
+        return int(meta.get("CONTENT_LENGTH") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _read_at_most(stream: IO[Any] | None, size: int) -> bytes:
+    """Up to ``size`` bytes of the body (a read may return less than asked before the end)."""
+    if stream is None:
+        return b""
+    chunks: list[bytes] = []
+    got = 0
+    while got < size:
+        chunk = stream.read(min(size - got, 64 * 1024))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Walk parsed JSON without recursion. The first thing refused is a 400 in the API's
+    error shape: ``{"players": ["item 3: …"]}`` under a field of the body, else
+    ``{"detail": "…"}``."""
+    # (value, depth, the body's field it is under, where in that field)
+    stack: list[tuple[object, int, str | None, str]] = [(data, 0, None, "")]
+    while stack:
+        value, depth, field, where = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= max_depth:
+                _refuse(field, where, f"nested deeper than {max_depth} levels")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    _check_string(key, field, where, "in a key: ")
+                if field is None:
+                    stack.append((item, depth + 1, str(key), ""))
+                else:
+                    part = f"item {key + 1}" if isinstance(key, int) else str(key)
+                    stack.append((item, depth + 1, field, f"{where}, {part}" if where else part))
+        elif isinstance(value, str):
+            _check_string(value, field, where)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not MIN_INT <= value <= MAX_INT:
+                _refuse(field, where, "whole numbers must fit in 64 bits")
+        elif isinstance(value, float) and not math.isfinite(value):
+            _refuse(field, where, "numbers must be finite")
+
+
+def _check_string(text: str, field: str | None, where: str, what: str = "") -> None:
+    if "\x00" in text:
+        _refuse(field, where, f"{what}NUL characters are not allowed")
+    if not text.isascii() and not _encodable(text):
+        _refuse(field, where, f"{what}lone surrogate characters are not valid Unicode")
+
+
+def _encodable(text: str) -> bool:
+    """False when ``text`` holds a lone surrogate (the only str UTF-8 cannot encode)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _refuse(field: str | None, where: str, message: str) -> NoReturn:
+    text = f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}."
+    if field is None:
+        raise ParseError(f"JSON refused - {text}")
+    field = field[:60].replace("\x00", "?").encode("utf-8", "replace").decode("utf-8")
+    raise ValidationError({field: [text]})
+
+
+class JSONParser(BaseParser):
+    """JSON with limits (see the module's docstring)."""
+
+    media_type = "application/json"
+    renderer_class = JSONRenderer
+
+    def parse(
+        self,
+        stream: IO[Any] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        context = parser_context or {}
+        limit = _view_setting(context, "max_body_bytes", MAX_JSON_BYTES)
+        if _content_length(context) > limit:
+            raise RequestTooLarge(too_large_message(limit))
+        raw = _read_at_most(stream, limit + 1)
+        if len(raw) > limit:
+            raise RequestTooLarge(too_large_message(limit))
+        encoding = context.get("encoding") or settings.DEFAULT_CHARSET
+        try:
+            text = raw.decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            raise ParseError(f"JSON parse error - the body is not valid {encoding}.") from None
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply.") from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {str(exc)[:200]}") from None
+        check_json(data, max_depth=_view_setting(context, "max_json_depth", MAX_JSON_DEPTH))
+        return data
