@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.base import whole_number
 from scorekeeper.validation import MAX_ID
 
 
@@ -20,3 +21,9 @@ class IdField(serializers.IntegerField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        # DRF's IntegerField reads "٣" (int() does) and "1.0": an id is ASCII digits.
+        if isinstance(data, str) and whole_number(data) is None:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))

@@ -482,12 +482,12 @@ class GamesApi(APIView):
             help_text="Player ids in seating order, clockwise.",
         )
         teams = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField()),
+            child=serializers.ListField(child=IdField()),
             required=False,
             allow_null=True,
             help_text="Partner play: lists of player ids.",
         )
-        first_dealer = serializers.IntegerField(
+        first_dealer = IdField(
             required=False, allow_null=True, help_text="Default: the first seat."
         )
         league = IdField(required=False, allow_null=True, help_text="A league you belong to.")

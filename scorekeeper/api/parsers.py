@@ -101,8 +101,10 @@ def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH) -> None:
             for key, item in items:
                 if isinstance(key, str):
                     _check_string(key, field, where, "in a key: ")
-                if field is None:
+                if field is None and isinstance(value, dict) and depth == 0:
                     stack.append((item, depth + 1, str(key), ""))
+                elif field is None:
+                    stack.append((item, depth + 1, None, ""))
                 else:
                     part = f"item {key + 1}" if isinstance(key, int) else str(key)
                     stack.append((item, depth + 1, field, f"{where}, {part}" if where else part))
