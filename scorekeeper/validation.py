@@ -61,6 +61,9 @@ MAX_PAGE = 2**31
 def page_number(value: object) -> int:
     """A page's ``?page=``: from 1 (garbage means the first page), at most
     :data:`MAX_PAGE` (a page past the end is simply empty)."""
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(text) > len(str(MAX_PAGE)):
+        return MAX_PAGE
     number = whole_number(value)
     if number is None or number < 1:
         return 1

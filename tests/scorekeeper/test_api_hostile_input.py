@@ -109,9 +109,10 @@ def test_a_card_code_with_a_lone_surrogate_is_refused(
     api: APIClient, user: User, three: list[Player]
 ) -> None:
     game = make_game(user, "dirt", three)
+    a, b, c = (p.pk for p in three)
     body = (
-        '{"winner": %d, "results": [{"player": %d, "cards": ["4H", "\\ud83d"]},'
-        ' {"player": %d, "points": 3}]}' % (three[0].pk, three[1].pk, three[2].pk)
+        f'{{"winner": {a}, "results": [{{"player": {b}, "cards": ["4H", "\\ud83d"]}},'
+        f' {{"player": {c}, "points": 3}}]}}'
     )
     response = raw_post(api, f"/api/v1/games/{game.pk}/hands/", body)
     assert response.status_code == 400
