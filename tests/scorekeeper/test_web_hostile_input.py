@@ -48,7 +48,12 @@ def test_the_hand_form_s_player_ids(
     game = make_game(user, "dirt", three)
     response = ana.post(
         f"/games/{game.pk}/hands/",
-        {"number": "1", "winner": winner, f"points_{three[1].pk}": "٣", f"cards_{three[2].pk}": "4H"},
+        {
+            "number": "1",
+            "winner": winner,
+            f"points_{three[1].pk}": "٣",
+            f"cards_{three[2].pk}": "4H",
+        },
     )
     assert response.status_code == 422
     assert not Hand.objects.exists()
