@@ -32,9 +32,7 @@ def ana(user: User) -> Client:
 
 
 @pytest.mark.parametrize("number", ["²", "٣", "9" * 5000, "-1", "99999999999999999999"])
-def test_the_hand_form_s_number(
-    ana: Client, user: User, three: list[Player], number: str
-) -> None:
+def test_the_hand_form_s_number(ana: Client, user: User, three: list[Player], number: str) -> None:
     game = make_game(user, "screw-your-neighbour", three)
     response = ana.post(f"/games/{game.pk}/hands/", {"number": number, "winner": three[0].pk})
     assert response.status_code in (302, 409)
@@ -152,3 +150,16 @@ def test_player_pages_take_any_query(
 )
 def test_other_pages_take_any_query(ana: Client, three: list[Player], url: str) -> None:
     assert ana.get(url).status_code in (200, 400)
+
+
+def test_the_sheet_says_when_a_game_holds_the_most_hands(
+    ana: Client, user: User, three: list[Player]
+) -> None:
+    game = make_game(user, "screw-your-neighbour", three, options={"target_wins": 0})
+    Hand.objects.bulk_create(
+        Hand(game=game, number=n, input={"winner": three[0].pk}) for n in range(1, 1001)
+    )
+    response = ana.post(f"/games/{game.pk}/hands/", {"number": "1001", "winner": three[0].pk})
+    assert response.status_code == 409
+    assert "at most 1,000 hands" in response.content.decode()
+    assert Hand.objects.filter(game=game).count() == 1000
