@@ -86,44 +86,58 @@ def _refuse_constant(name: str) -> float:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+#: Where a value sits inside a field of the body: (the parent's place, key or index),
+#: spelled out only when something there is refused.
+Place = tuple["Place", str | int] | None
+
+
 def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH) -> None:
     """Walk parsed JSON without recursion. The first thing refused is a 400 in the API's
     error shape: ``{"players": ["item 3: …"]}`` under a field of the body, else
     ``{"detail": "…"}``."""
-    # (value, depth, the body's field it is under, where in that field)
-    stack: list[tuple[object, int, str | None, str]] = [(data, 0, None, "")]
+    # (value, depth, the body's field it is under, its place in that field)
+    stack: list[tuple[object, int, str | None, Place]] = [(data, 0, None, None)]
     while stack:
-        value, depth, field, where = stack.pop()
+        value, depth, field, place = stack.pop()
         if isinstance(value, dict | list):
             if depth >= max_depth:
-                _refuse(field, where, f"nested deeper than {max_depth} levels")
+                _refuse(field, place, f"nested deeper than {max_depth} levels")
             items = value.items() if isinstance(value, dict) else enumerate(value)
+            top = field is None and depth == 0 and isinstance(value, dict)
             for key, item in items:
                 if isinstance(key, str):
-                    _check_string(key, field, where, "in a key: ")
-                if field is None and isinstance(value, dict) and depth == 0:
-                    stack.append((item, depth + 1, str(key), ""))
+                    _check_string(key, field, place, "in a key: ")
+                if top:
+                    stack.append((item, 1, str(key), None))
                 elif field is None:
-                    stack.append((item, depth + 1, None, ""))
+                    stack.append((item, depth + 1, None, None))
                 else:
-                    part = f"item {key + 1}" if isinstance(key, int) else str(key)
-                    stack.append((item, depth + 1, field, f"{where}, {part}" if where else part))
+                    stack.append((item, depth + 1, field, (place, key)))
         elif isinstance(value, str):
-            _check_string(value, field, where)
+            _check_string(value, field, place)
         elif isinstance(value, bool) or value is None:
             continue
         elif isinstance(value, int):
             if not MIN_INT <= value <= MAX_INT:
-                _refuse(field, where, "whole numbers must fit in 64 bits")
+                _refuse(field, place, "whole numbers must fit in 64 bits")
         elif isinstance(value, float) and not math.isfinite(value):
-            _refuse(field, where, "numbers must be finite")
+            _refuse(field, place, "numbers must be finite")
 
 
-def _check_string(text: str, field: str | None, where: str, what: str = "") -> None:
+def _spelled(place: Place) -> str:
+    """A place as the API's other errors spell it: ``item 1, cards, item 2``."""
+    parts: list[str] = []
+    while place is not None:
+        place, key = place
+        parts.append(f"item {key + 1}" if isinstance(key, int) else key)
+    return ", ".join(reversed(parts))
+
+
+def _check_string(text: str, field: str | None, place: Place, what: str = "") -> None:
     if "\x00" in text:
-        _refuse(field, where, f"{what}NUL characters are not allowed")
+        _refuse(field, place, f"{what}NUL characters are not allowed")
     if not text.isascii() and not _encodable(text):
-        _refuse(field, where, f"{what}lone surrogate characters are not valid Unicode")
+        _refuse(field, place, f"{what}lone surrogate characters are not valid Unicode")
 
 
 def _encodable(text: str) -> bool:
@@ -135,12 +149,17 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _refuse(field: str | None, where: str, message: str) -> NoReturn:
+def _refuse(field: str | None, place: Place, message: str) -> NoReturn:
+    where = _safe(_spelled(place))
     text = f"{where}: {message}." if where else f"{message[:1].upper()}{message[1:]}."
     if field is None:
         raise ParseError(f"JSON refused - {text}")
-    field = field[:60].replace("\x00", "?").encode("utf-8", "replace").decode("utf-8")
-    raise ValidationError({field: [text]})
+    raise ValidationError({_safe(field[:60]): [text]})
+
+
+def _safe(text: str) -> str:
+    """Text from the body that can go back in an error: no NUL, no lone surrogate."""
+    return text.replace("\x00", "?").encode("utf-8", "replace").decode("utf-8")
 
 
 class JSONParser(BaseParser):
