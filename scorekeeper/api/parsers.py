@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import IO, Any, NoReturn
 
@@ -91,10 +92,18 @@ def _refuse_constant(name: str) -> float:
 Place = tuple["Place", str | int] | None
 
 
-def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH) -> None:
+#: In JSON text, NUL and surrogates can only be ``\u`` escapes (raw, they are invalid
+#: JSON or invalid UTF-8); numbers beyond 64 bits or float range need many digits.
+_SUSPECT_TEXT = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+_SUSPECT_NUMBER = re.compile(r"\d{19}|[eE][+-]?\d{3}")
+
+
+def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH, text: str | None = None) -> None:
     """Walk parsed JSON without recursion. The first thing refused is a 400 in the API's
     error shape: ``{"players": ["item 3: …"]}`` under a field of the body, else
-    ``{"detail": "…"}``."""
+    ``{"detail": "…"}``. Given the JSON ``text``, strings and numbers are only looked at
+    when the text holds something suspect (a league import has a million of them)."""
+    scalars = text is None or bool(_SUSPECT_TEXT.search(text) or _SUSPECT_NUMBER.search(text))
     # (value, depth, the body's field it is under, its place in that field)
     stack: list[tuple[object, int, str | None, Place]] = [(data, 0, None, None)]
     while stack:
@@ -105,6 +114,8 @@ def check_json(data: object, *, max_depth: int = MAX_JSON_DEPTH) -> None:
             items = value.items() if isinstance(value, dict) else enumerate(value)
             top = field is None and depth == 0 and isinstance(value, dict)
             for key, item in items:
+                if not scalars and not isinstance(item, dict | list):
+                    continue
                 if isinstance(key, str):
                     _check_string(key, field, place, "in a key: ")
                 if top:
@@ -192,5 +203,6 @@ class JSONParser(BaseParser):
             raise ParseError("JSON parse error - nested too deeply.") from None
         except ValueError as exc:
             raise ParseError(f"JSON parse error - {str(exc)[:200]}") from None
-        check_json(data, max_depth=_view_setting(context, "max_json_depth", MAX_JSON_DEPTH))
+        depth = _view_setting(context, "max_json_depth", MAX_JSON_DEPTH)
+        check_json(data, max_depth=depth, text=text)
         return data
