@@ -81,12 +81,9 @@ class Option:
 
     def clean(self, value: object) -> int | str:
         if self.minimum is not None:
-            if isinstance(value, bool) or not isinstance(value, int | str):
+            number = whole_number(value)
+            if number is None:
                 raise RuleError(f"{self.name}: must be a whole number", "options")
-            try:
-                number = int(value)
-            except ValueError:
-                raise RuleError(f"{self.name}: must be a whole number", "options") from None
             assert self.maximum is not None
             if not self.minimum <= number <= self.maximum:
                 raise RuleError(
@@ -255,14 +252,34 @@ def rank_competition(items: Sequence[T], key: Callable[[T], Any]) -> list[tuple[
     return ranked
 
 
+#: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
+#: ``int()`` of a longer string costs time for nothing.
+MAX_DIGITS = 19
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as a whole number: an int (not a bool), or text of ASCII digits with an
+    optional leading minus sign and surrounding spaces. ``None`` for anything else,
+    ``int()``'s other digits ("²", "٣") and over-long digit strings included."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
 def as_player_id(value: object, config: GameConfig, field_name: str) -> int:
     """Check that ``value`` is the id of a player of this game."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value)
-        else:
-            raise RuleError(f"{value!r} is not a player id", field_name)
-    assert isinstance(value, int)
+    number = whole_number(value)
+    if number is None:
+        raise RuleError(f"{value!r} is not a player id", field_name)
+    value = number
     if value not in config.players:
         raise RuleError(f"player {value} is not in this game", field_name)
     return value
@@ -272,10 +289,9 @@ def as_count(value: object, field_name: str, what: str, *, maximum: int | None =
     """A whole number that cannot be negative."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise RuleError(f"{what} must be a whole number", field_name)
-    try:
-        number = int(value)
-    except ValueError:
-        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name) from None
+    number = whole_number(value)
+    if number is None:
+        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name)
     if number < 0:
         raise RuleError(f"{what} cannot be negative", field_name)
     if maximum is not None and number > maximum:
@@ -405,7 +421,11 @@ class Ruleset(ABC):
     def _check_teams(
         self, seats: tuple[int, ...], teams: Sequence[Sequence[int]] | None
     ) -> tuple[tuple[int, ...], ...] | None:
-        if teams is None or (not isinstance(teams, str) and len(teams) == 0):
+        if teams is None:
+            return None
+        if isinstance(teams, str | bytes) or not isinstance(teams, Sequence):
+            raise RuleError("teams must be a list of lists of player ids", "teams")
+        if len(teams) == 0:
             return None
         if not self.supports_teams:
             raise RuleError(f"{self.name} is not played in teams", "teams")

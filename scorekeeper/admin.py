@@ -27,6 +27,7 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.services.games import game_delete
+from scorekeeper.validation import optional_id
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -151,7 +152,7 @@ class GameAdmin(admin.ModelAdmin):
         # "=id" needs a number: a search for a name leaves it out.
         term = request.GET.get("q", "").strip()
         fields = list(self.search_fields)
-        return fields if term.isdigit() else [f for f in fields if f != "=id"]
+        return fields if optional_id(term) is not None else [f for f in fields if f != "=id"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -16,3 +16,12 @@ class ConflictError(Exception):
 class StaleHandError(ConflictError):
     """The hand was entered as number N, but hand N was already recorded (by another
     phone): saving it as N+1 would double a hand, so nothing is saved."""
+
+
+class IdempotencyKeyReused(Exception):
+    """An ``Idempotency-Key`` already used on the game came with a different body
+    (HTTP 422): replaying the first response would answer a request never made."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

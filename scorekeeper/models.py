@@ -269,10 +269,13 @@ class Guest(models.Model):
 
 class IdempotencyRecord(models.Model):
     """The first response to a request made with an ``Idempotency-Key``: a retry of the
-    same key on the same game gets it back and records nothing new."""
+    same key with the same body on the same game gets it back and records nothing new."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
+    #: SHA-256 of the request body (canonical JSON): a retry must send the same body.
+    #: Empty for records older than the check (they replay whatever the body).
+    body_hash = models.CharField(max_length=64, blank=True, default="")
     status_code = models.PositiveSmallIntegerField(default=201)
     response = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, TooManyFieldsSent
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import RuleError
-from scorekeeper.errors import ConflictError
+from scorekeeper.api.parsers import too_large_message
+from scorekeeper.errors import ConflictError, IdempotencyKeyReused
 
 
 def _messages(detail: Any, where: str = "") -> list[str]:
@@ -46,6 +47,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ConflictError):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, IdempotencyKeyReused):
+        return Response({"detail": exc.message}, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+    if isinstance(exc, RequestDataTooBig):
+        # A form post over DATA_UPLOAD_MAX_MEMORY_SIZE: Django's own answer is an HTML 400.
+        return Response(
+            {"detail": too_large_message(None)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+        )
+    if isinstance(exc, TooManyFieldsSent):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist):
         return Response({"detail": str(exc) or "Not found."}, status=status.HTTP_404_NOT_FOUND)
     response = drf_exception_handler(exc, context)

@@ -32,6 +32,7 @@ from rest_framework.views import APIView
 
 from games import RULESETS, GameState, StandingRow
 from scorekeeper.api.auth import signed_in_user
+from scorekeeper.api.fields import IdField
 from scorekeeper.models import Game, GameStatus, Hand, HandRevision
 from scorekeeper.selectors.games import (
     can_change_game,
@@ -41,7 +42,7 @@ from scorekeeper.selectors.games import (
     hand_of,
 )
 from scorekeeper.services.games import (
-    MAX_ID,
+    MAX_HANDS,
     game_close,
     game_create,
     game_delete,
@@ -51,11 +52,10 @@ from scorekeeper.services.games import (
     hand_response,
     hand_undo,
 )
+from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, is_idempotency_key
 
 RULESET_SLUGS = list(RULESETS)
 IDEMPOTENCY_HEADER = "Idempotency-Key"
-#: The longest key the idempotency table stores.
-IDEMPOTENCY_KEY_MAX = 255
 
 # -- payloads ------------------------------------------------------------------------
 
@@ -131,19 +131,6 @@ def revision_payload(row: HandRevision) -> dict[str, Any]:
         "guest": row.guest.name if row.guest is not None else None,
         "at": row.created_at,
     }
-
-
-class IdField(serializers.IntegerField):
-    """A database id: a whole number in the range of the id columns (a bigger number
-    would overflow SQLite's integers rather than just match nothing)."""
-
-    default_error_messages = {
-        "min_value": "ids are whole numbers from 1",
-        "max_value": "there is no such id",
-    }
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 # -- schema-only output serializers ----------------------------------------------------
@@ -454,11 +441,12 @@ def _idempotency_key(request: Request) -> str | None:
     if key is None:
         return None
     key = key.strip()
-    if not key or len(key) > IDEMPOTENCY_KEY_MAX:
+    if not is_idempotency_key(key):
         raise ValidationError(
             {
                 IDEMPOTENCY_HEADER: [
-                    f"give from 1 to {IDEMPOTENCY_KEY_MAX} characters (a UUID works well)"
+                    f"give from 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters "
+                    "(a UUID works well)"
                 ]
             }
         )
@@ -498,12 +486,12 @@ class GamesApi(APIView):
             help_text="Player ids in seating order, clockwise.",
         )
         teams = serializers.ListField(
-            child=serializers.ListField(child=serializers.IntegerField()),
+            child=serializers.ListField(child=IdField()),
             required=False,
             allow_null=True,
             help_text="Partner play: lists of player ids.",
         )
-        first_dealer = serializers.IntegerField(
+        first_dealer = IdField(
             required=False, allow_null=True, help_text="Default: the first seat."
         )
         league = IdField(required=False, allow_null=True, help_text="A league you belong to.")
@@ -622,16 +610,20 @@ class GameHandsApi(APIView):
         summary="Record the next hand",
         description=(
             "The body depends on the game's ruleset (see the examples). With an "
-            "`Idempotency-Key` header the request is safe to retry: the same key on the "
-            "same game returns the first response (header `Idempotent-Replayed: true`) "
-            "and records nothing new."
+            "`Idempotency-Key` header the request is safe to retry: the same key with the "
+            "same body on the same game returns the first response (header "
+            "`Idempotent-Replayed: true`) and records nothing new. The same key with a "
+            "different body answers 422. If the hand recorded with the key was undone "
+            "since, a retry answers 409 and records nothing (send a new key to record it "
+            f"again). A game holds at most {MAX_HANDS:,} hands (409 after)."
         ),
         parameters=[
             OpenApiParameter(
                 IDEMPOTENCY_HEADER,
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
-                description="Any unique string (a UUID) per hand you mean to record.",
+                description="Any unique string (a UUID) per hand you mean to record: 1 to "
+                f"{IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
             )
         ],
         request=HAND_INPUT,
@@ -639,7 +631,14 @@ class GameHandsApi(APIView):
         responses={
             201: HandSerializer,
             **CHANGE_ERRORS,
-            409: OpenApiResponse(description="The game is over."),
+            409: OpenApiResponse(
+                description="The game is over, holds the most hands a game may, or the "
+                "hand recorded with this Idempotency-Key was undone."
+            ),
+            413: OpenApiResponse(description="The body is larger than 1 MB."),
+            422: OpenApiResponse(
+                description="This Idempotency-Key was used on this game with another body."
+            ),
         },
         tags=["hands"],
     )

@@ -27,8 +27,9 @@ from rest_framework.views import APIView
 
 from games import RULESETS, RuleError
 from scorekeeper.api.auth import signed_in_user
+from scorekeeper.api.fields import IdField
 from scorekeeper.models import Game, League, Membership, Player
-from scorekeeper.selectors.games import can_change_league, leagues_visible_to
+from scorekeeper.selectors.games import can_change_league, leagues_visible_to, player_visible_to
 from scorekeeper.selectors.leagues import (
     Member,
     SeatLine,
@@ -44,6 +45,7 @@ from scorekeeper.selectors.leagues import (
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create
+from scorekeeper.validation import parse_id
 
 RULESET_PARAM = OpenApiParameter(
     "ruleset", OpenApiTypes.STR, enum=list(RULESETS),
@@ -57,10 +59,7 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
         if required:
             raise RuleError("this parameter is required", name)
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise RuleError(f"'{raw}' is not an id", name) from None
+    return parse_id(raw, name, "league" if name == "league" else "player")
 
 
 def _league(request: Request, league_id: int) -> League:
@@ -232,7 +231,9 @@ class LeagueCreateInputSerializer(serializers.Serializer):
 
 
 class LeagueMemberInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="Id of the player to add.")
+    player = IdField(
+        help_text="Id of the player to add (yours, or a member of one of your leagues)."
+    )
 
 
 class LeaguesApi(APIView):
@@ -450,7 +451,7 @@ class PlayerRatingsApi(APIView):
         tags=["players"],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        player = Player.objects.filter(pk=player_id).first()
+        player = player_visible_to(signed_in_user(request), player_id)
         if player is None:
             raise NotFound("No such player.")
         scope = ruleset_scope(request.query_params.get("ruleset"))

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from games import GameConfig, GameState, get_ruleset
-from scorekeeper.models import Game, Hand, HandRevision, League, Membership
+from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -22,6 +22,30 @@ def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
     # A subquery, not a join: no DISTINCT, and it runs on every league request.
     member_of = Membership.objects.filter(player__user_id=user.pk).values("league_id")
     return League.objects.filter(Q(owner_id=user.pk) | Q(pk__in=member_of))
+
+
+def players_usable_by(user: User | AnonymousUser) -> QuerySet[Player]:
+    """Players a user may seat in a game or add to a league, and that lists, pickers
+    and searches offer: the player of their own account, the players they created,
+    and the members of the leagues they may change (own or belong to)."""
+    if not user.is_authenticated:
+        return Player.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Player.objects.all()
+    # Subqueries, not joins: no duplicates, so no DISTINCT.
+    league_ids = leagues_visible_to(user).values("id")
+    members = Membership.objects.filter(league_id__in=league_ids).values("player_id")
+    return Player.objects.filter(Q(user_id=user.pk) | Q(created_by_id=user.pk) | Q(pk__in=members))
+
+
+def player_visible_to(user: User | AnonymousUser, player_id: int) -> Player | None:
+    """A player whose page a user may open: one they may use, or one who sat at a game
+    they can see (a sheet links every name at the table)."""
+    player = players_usable_by(user).filter(pk=player_id).first()
+    if player is not None or not user.is_authenticated:
+        return player
+    seated = Seat.objects.filter(player_id=player_id, game__in=games_visible_to(user).values("id"))
+    return Player.objects.filter(pk=player_id).filter(Exists(seated)).first()
 
 
 def games_visible_to(user: User | AnonymousUser) -> QuerySet[Game]:

@@ -40,7 +40,7 @@ from scorekeeper.models import (
     RatingPoint,
     Seat,
 )
-from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.games import leagues_visible_to, players_usable_by
 from scorekeeper.services.stats import PROVISIONAL_GAMES, conservative_rating
 
 Viewer = User | AnonymousUser
@@ -87,17 +87,10 @@ def is_member(league: League, player_id: int) -> bool:
 
 
 def players_addable(user: Viewer, league: League) -> QuerySet[Player]:
-    """Players a league's add-member form offers: everyone the user has met (created,
-    their own, or in one of their leagues) who is not a member yet."""
-    if not user.is_authenticated:
-        return Player.objects.none()
-    known = (
-        Q(created_by_id=user.pk)
-        | Q(user_id=user.pk)
-        | Q(memberships__league__in=leagues_visible_to(user).values("id"))
-    )
+    """Players a league's add-member form offers: the players the user may use (their
+    own, those they created, their leagues' members) who are not members yet."""
     members = Membership.objects.filter(league=league).values("player_id")
-    return Player.objects.filter(known).exclude(pk__in=members).distinct().order_by("name", "id")
+    return players_usable_by(user).exclude(pk__in=members).order_by("name", "id")
 
 
 # -- standings ------------------------------------------------------------------------

@@ -7,6 +7,8 @@ serialised: no hand is lost or duplicated and hand numbers stay consecutive.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +20,7 @@ from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
 from games import GameState, HandOutcome, RuleError, get_ruleset
-from scorekeeper.errors import ConflictError, StaleHandError
+from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -41,9 +43,12 @@ from scorekeeper.selectors.games import (
 )
 from scorekeeper.selectors.invites import guest_may_change
 from scorekeeper.services import stats
+from scorekeeper.services.players import check_players_usable
+from scorekeeper.validation import MAX_ID as MAX_ID  # (re-exported: callers import it here)
+from scorekeeper.validation import parse_id
 
-#: The largest id the (64-bit) id columns hold.
-MAX_ID = 2**63 - 1
+#: The most hands a game holds: a longer sheet is abuse, not a game night (409 after).
+MAX_HANDS = 1000
 
 
 @dataclass(frozen=True)
@@ -63,16 +68,7 @@ class HandWritten:
 def _as_id(value: object, field: str, what: str) -> int:
     if isinstance(value, Player | League):
         return int(value.pk)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RuleError(f"{value!r} is not a {what} id", field)
-    try:
-        number = int(value)
-    except ValueError:
-        raise RuleError(f"{value!r} is not a {what} id", field) from None
-    # Ids live in 64-bit columns: a bigger number would overflow SQLite, not just miss.
-    if not 1 <= number <= MAX_ID:
-        raise RuleError(f"{what} {number} does not exist", field)
-    return number
+    return parse_id(value, field, what)
 
 
 @transaction.atomic
@@ -92,10 +88,8 @@ def game_create(
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
         raise RuleError("players must be a list of player ids in seating order", "players")
     ids = [_as_id(p, "players", "player") for p in players]
-    known = Player.objects.in_bulk(ids)
-    missing = [i for i in ids if i not in known]
-    if missing:
-        raise RuleError(f"player {missing[0]} does not exist", "players")
+    # Players belong to someone: only the owner's players, or its leagues', sit here.
+    check_players_usable(owner, ids, "players")
     dealer_id = None if first_dealer is None else _as_id(first_dealer, "first_dealer", "player")
     config = rules.configure(
         players=ids, variant=variant, options=options, teams=teams, first_dealer=dealer_id
@@ -121,11 +115,11 @@ def game_create(
         for i, pid in enumerate(config.players)
     )
     if league_obj is not None:
-        existing = set(league_obj.memberships.values_list("player_id", flat=True))
+        # Another game of the league may seat the same new player at the same moment:
+        # ON CONFLICT DO NOTHING keeps the one membership rather than failing.
         Membership.objects.bulk_create(
-            Membership(league=league_obj, player_id=pid)
-            for pid in config.players
-            if pid not in existing
+            (Membership(league=league_obj, player_id=pid) for pid in config.players),
+            ignore_conflicts=True,
         )
     _sync_derived(game, game_state(_refetch(game)), was_finished=False)
     return game
@@ -199,6 +193,40 @@ def _check_correction_keeps_later_hands(
             )
 
 
+def _body_hash(hand_input: object) -> str:
+    """A fingerprint of a hand's body as sent: the same JSON (whatever its key order or
+    spacing) gives the same hash."""
+    try:
+        text = json.dumps(hand_input, sort_keys=True, separators=(",", ":"), default=str)
+    except (TypeError, ValueError):
+        text = repr(hand_input)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _check_replayable(seen: IdempotencyRecord, body_hash: str) -> None:
+    """A retry replays the first response only when it is the same request, and only
+    while the hand it recorded is still there.
+
+    Another body under a used key is a client bug (422: nothing is recorded). If the
+    hand was undone since, replaying "201 hand N" would report a hand that no longer
+    exists, and recording the body again would bring back a hand the table took back:
+    409, and a new key records it again."""
+    if seen.body_hash and seen.body_hash != body_hash:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used on this game with a different body: "
+            "use a new key for a new hand."
+        )
+    number, revision = seen.response.get("number"), seen.response.get("revision")
+    undone = HandRevision.objects.filter(
+        game_id=seen.game_id, number=number, action=HandAction.UNDONE, revision__gt=revision or 0
+    )
+    if isinstance(number, int) and undone.exists():
+        raise ConflictError(
+            f"The hand recorded with this Idempotency-Key (hand {number}) was undone since: "
+            "nothing was recorded. To record it again, send it with a new key."
+        )
+
+
 def hand_record(
     *,
     game: Game,
@@ -218,9 +246,11 @@ def hand_record(
     with transaction.atomic():
         locked = _refetch(game, lock=True)
         _check_may_change(user, locked, guest)
+        body_hash = _body_hash(hand_input) if idempotency_key else ""
         if idempotency_key:
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
             if seen is not None:
+                _check_replayable(seen, body_hash)
                 return HandWritten(
                     game=locked,
                     state=game_state(locked),
@@ -234,6 +264,10 @@ def hand_record(
         if expected_number is not None and expected_number != len(inputs) + 1:
             raise StaleHandError(
                 f"Hand {expected_number} was already recorded; the next hand is {len(inputs) + 1}."
+            )
+        if len(inputs) >= MAX_HANDS:
+            raise ConflictError(
+                f"A game holds at most {MAX_HANDS:,} hands: start a new game to play on."
             )
         before = game_state(locked, inputs)
         if before.finished:
@@ -268,7 +302,9 @@ def hand_record(
         _sync_derived(locked, state, was_finished=False)
         response = hand_response(outcome, revision=hand.revision)
         if idempotency_key:
-            IdempotencyRecord.objects.create(game=locked, key=idempotency_key, response=response)
+            IdempotencyRecord.objects.create(
+                game=locked, key=idempotency_key, body_hash=body_hash, response=response
+            )
         return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
 
 

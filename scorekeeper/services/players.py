@@ -1,45 +1,58 @@
-"""Writes about players and leagues."""
+"""Writes about players and leagues.
+
+Players belong to someone: an account may seat in its games, or add to its leagues, only
+the players it may use (``selectors.games.players_usable_by``): its own, those it
+created, and the members of the leagues it may change. Anyone else's player is refused
+by name, as if it did not exist, so ids do not reveal who plays where.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 
 from games import RuleError
 from scorekeeper.models import League, Membership, Player
-from scorekeeper.selectors.games import can_change_league
+from scorekeeper.selectors.games import can_change_league, players_usable_by
+from scorekeeper.validation import clean_name, parse_id
 
 MAX_NAME = 60
-
-
-def _clean_name(name: object, field: str, limit: int) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise RuleError("a name is required", field)
-    cleaned = " ".join(name.split())
-    if len(cleaned) > limit:
-        raise RuleError(f"a name can have at most {limit} characters", field)
-    return cleaned
+MAX_LEAGUE_NAME = 80
 
 
 def player_create(*, name: object, created_by: User | None, user: User | None = None) -> Player:
     return Player.objects.create(
-        name=_clean_name(name, "name", MAX_NAME), created_by=created_by, user=user
+        name=clean_name(name, "name", MAX_NAME), created_by=created_by, user=user
     )
 
 
 def league_create(*, name: object, owner: User) -> League:
     """A new league, with no members yet (as the API promises). Its owner sees and runs
     it as the owner; their own player joins when added or seated at one of its games."""
-    return League.objects.create(name=_clean_name(name, "name", 80), owner=owner)
+    return League.objects.create(name=clean_name(name, "name", MAX_LEAGUE_NAME), owner=owner)
 
 
-def league_add_member(*, league: League, player: Player | int, user: User) -> Membership:
+def check_players_usable(
+    user: User | AnonymousUser, ids: Iterable[int], field: str, *, extra: Iterable[int] = ()
+) -> None:
+    """Refuse (:class:`RuleError` on ``field``) the first id that is not a player the
+    user may use; ``extra`` are ids usable anyway (the members of the game's league)."""
+    wanted = list(dict.fromkeys(ids))
+    allowed = set(extra)
+    todo = [pid for pid in wanted if pid not in allowed]
+    if todo:
+        allowed |= set(players_usable_by(user).filter(pk__in=todo).values_list("pk", flat=True))
+    for pid in wanted:
+        if pid not in allowed:
+            raise RuleError(f"player {pid} does not exist or is not one of your players", field)
+
+
+def league_add_member(*, league: League, player: Player | int | str, user: User) -> Membership:
     if not can_change_league(user, league):
         raise PermissionDenied("Only the league's owner and members may add members.")
-    player_id = player.pk if isinstance(player, Player) else player
-    if isinstance(player_id, bool) or not isinstance(player_id, int):
-        raise RuleError(f"{player!r} is not a player id", "player")
-    if not Player.objects.filter(pk=player_id).exists():
-        raise RuleError(f"player {player_id} does not exist", "player")
+    player_id = player.pk if isinstance(player, Player) else parse_id(player, "player")
+    check_players_usable(user, [player_id], "player")
     membership, _ = Membership.objects.get_or_create(league=league, player_id=player_id)
     return membership

@@ -18,8 +18,10 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
+from games import RuleError
 from scorekeeper.security import rate_limit
 from scorekeeper.services.players import player_create
+from scorekeeper.validation import clean_name
 
 
 class SignUpForm(UserCreationForm):
@@ -29,6 +31,13 @@ class SignUpForm(UserCreationForm):
         label="Name at the table",
         help_text="How you appear on score sheets. Defaults to your username.",
     )
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        try:
+            return clean_name(name, "display_name", 60) if name.strip() else ""
+        except RuleError as exc:
+            raise forms.ValidationError(exc.message[:1].upper() + exc.message[1:]) from None
 
 
 @rate_limit("sign-up")

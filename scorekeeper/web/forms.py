@@ -18,6 +18,7 @@ from typing import Any
 from django.http import QueryDict
 
 from games import Ruleset
+from games.base import whole_number
 
 #: Rulesets whose hands are the cards (or points) left in every other player's hand.
 LEFT_IN_HAND = ("dirt", "dirty-uno")
@@ -195,10 +196,8 @@ class NewGameEntry:
 
     @classmethod
     def from_post(cls, data: QueryDict, rules: Ruleset) -> NewGameEntry:
-        try:
-            count = int(_text(data, "seat_count"))
-        except ValueError:
-            count = min(rules.max_players, max(rules.min_players, 4))
+        typed = whole_number(_text(data, "seat_count"))
+        count = typed if typed is not None else min(rules.max_players, max(rules.min_players, 4))
         count = max(1, min(count, rules.max_players))
         seats = [
             SeatEntry(

@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -29,7 +29,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import RULESETS, GameState, RuleError, Ruleset
-from scorekeeper.errors import ConflictError, StaleHandError
+from games.base import whole_number
+from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
 from scorekeeper.models import Game, GameStatus, Hand, Player
 from scorekeeper.selectors.games import (
     can_change_game,
@@ -38,6 +39,7 @@ from scorekeeper.selectors.games import (
     games_visible_to,
     leagues_visible_to,
     player_names,
+    players_usable_by,
 )
 from scorekeeper.services.games import (
     game_close,
@@ -49,6 +51,7 @@ from scorekeeper.services.games import (
     hand_undo,
 )
 from scorekeeper.services.players import player_create
+from scorekeeper.validation import is_idempotency_key, optional_id
 from scorekeeper.web import sheet
 from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
 from scorekeeper.web.join import guest_pass, holds_link, login_or_guest_required
@@ -257,6 +260,8 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
         return _forbidden(request, game)
     entry, hand_input = _entry_from(request, game)
     key = (request.POST.get("idempotency_key") or "").strip()[:100] or None
+    if key is not None and not is_idempotency_key(key):
+        key = None
     expected = (request.POST.get("number") or "").strip()
     try:
         written = hand_record(
@@ -264,7 +269,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             **_actor(request, game),
             hand_input=hand_input,
             idempotency_key=key,
-            expected_number=int(expected) if expected.isdigit() else None,
+            expected_number=optional_id(expected),
         )
     except RuleError as exc:
         state = game_state(game)
@@ -286,7 +291,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_sheet(
             request, _sheet_context(request, fresh, state=state, notice=notice), status=409
         )
-    except ConflictError as exc:
+    except (ConflictError, IdempotencyKeyReused) as exc:
         return _render_sheet(
             request, _sheet_context(request, _load(request, pk), notice=exc.message), status=409
         )
@@ -366,10 +371,7 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
     entry, hand_input = _entry_from(request, game)
     names = player_names(game)
     inputs = [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
-    try:
-        number = int(request.POST.get("edit_number") or 0)
-    except ValueError:
-        number = 0
+    number = optional_id(request.POST.get("edit_number")) or 0
     editing = 1 <= number <= len(inputs)
     if editing:
         inputs[number - 1] = hand_input
@@ -555,19 +557,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 def known_players(user: Any) -> QuerySet[Player]:
-    """The players a user can seat: their own, the ones they added, their leagues'
-    members and whoever sat at their games."""
-    league_ids = leagues_visible_to(user).values("id")
-    return (
-        Player.objects.filter(
-            Q(user_id=user.pk)
-            | Q(created_by_id=user.pk)
-            | Q(memberships__league_id__in=league_ids)
-            | Q(seats__game__owner_id=user.pk)
-        )
-        .distinct()
-        .order_by("name", "id")
-    )
+    """The players a user can seat: their own, the ones they added and their leagues'
+    members (``players_usable_by``)."""
+    return players_usable_by(user).order_by("name", "id")
 
 
 class _NewGameError(Exception):
@@ -594,10 +586,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 if seat.player and seat.name:
                     raise RuleError(f"{label}: pick a player or type a new name, not both", "seats")
                 if seat.player:
-                    try:
-                        pid = int(seat.player)
-                    except ValueError:
-                        raise RuleError(f"{label}: pick a player from the list", "seats") from None
+                    pid = optional_id(seat.player) or 0
                     if pid not in known:
                         raise RuleError(f"{label}: pick a player from the list", "seats")
                 else:
@@ -624,10 +613,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                     groups.setdefault(seat.team, []).append(pid)
                 teams = [groups[k] for k in sorted(groups)]
             dealer: int | None = None
-            try:
-                dealer_row = int(entry.first_dealer)
-            except ValueError:
-                dealer_row = 0
+            dealer_row = whole_number(entry.first_dealer) or 0
             for (index, _seat), pid in zip(rows, ids, strict=True):
                 if index == dealer_row:
                     dealer = pid
@@ -637,10 +623,9 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 )
             league: int | None = None
             if entry.league:
-                try:
-                    league = int(entry.league)
-                except ValueError:
-                    raise RuleError("Choose a league from the list", "league") from None
+                league = optional_id(entry.league)
+                if league is None:
+                    raise RuleError("Choose a league from the list", "league")
             return game_create(
                 owner=user,
                 ruleset=rules.slug,
@@ -690,11 +675,11 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
     """ "Play again": the seats, variant, options, teams and league of an earlier game;
     or, from a league's page, that league."""
     league = (request.GET.get("league") or "").strip()
-    if league.isdigit() and leagues_visible_to(request.user).filter(pk=int(league)).exists():
-        entry.league = league
-    try:
-        pk = int(request.GET.get("from") or 0)
-    except ValueError:
+    league_id = optional_id(league)
+    if league_id is not None and leagues_visible_to(request.user).filter(pk=league_id).exists():
+        entry.league = str(league_id)
+    pk = optional_id(request.GET.get("from"))
+    if pk is None:
         return
     game = (
         game_with_related(games_visible_to(request.user)).filter(pk=pk, ruleset=rules.slug).first()

@@ -31,7 +31,12 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import RULESETS, RuleError
 from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
-from scorekeeper.selectors.games import can_change_league, leagues_visible_to
+from scorekeeper.selectors.games import (
+    can_change_league,
+    leagues_visible_to,
+    player_visible_to,
+    players_usable_by,
+)
 from scorekeeper.selectors.leagues import (
     Member,
     RatingSeries,
@@ -50,6 +55,7 @@ from scorekeeper.selectors.leagues import (
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.services.stats import PROVISIONAL_GAMES
+from scorekeeper.validation import optional_id, page_number
 
 HISTORY_PAGE = 15
 PLAYER_GAMES_PAGE = 15
@@ -71,12 +77,8 @@ def _htmx_target(request: HttpRequest) -> str | None:
 
 
 def _int(value: str | None) -> int | None:
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return None
+    """An id from the query string or a form; None when missing or not an id."""
+    return optional_id(value)
 
 
 def _scope(value: str | None) -> str:
@@ -127,7 +129,7 @@ class _Window:
 def _window(read: Callable[[int, int], list[Game]], page: str | None, size: int) -> _Window:
     """Page ``page`` (from 1) of ``size`` rows; ``read(start, stop)`` reads rows
     ``start`` to ``stop`` (one more than shown, to know whether there is a next page)."""
-    number = max(_int(page) or 1, 1)
+    number = page_number(page)
     start = (number - 1) * size
     rows = read(start, start + size + 1)
     return _Window(rows[:size], number, number > 1, len(rows) > size)
@@ -370,7 +372,7 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
                     raise PermissionDenied
                 player = player_create(name=name, created_by=_user(request))
             elif player_id is not None:
-                player = Player.objects.filter(pk=player_id).first()
+                player = players_usable_by(request.user).filter(pk=player_id).first()
                 if player is None:
                     raise RuleError("Choose a player from the list.", "player")
             else:
@@ -535,9 +537,9 @@ def _fmt(value: float) -> str:
 @require_GET
 @vary_on_headers("HX-Request", "HX-Target")
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = Player.objects.filter(pk=player_id).first()
+    player = player_visible_to(request.user, player_id)
     if player is None:
-        raise Http404("There is no such player.")
+        raise Http404("There is no such player, or not one you can see.")
     visible = leagues_visible_to(request.user)
     league_id = _int(request.GET.get("league"))
     league = visible.filter(pk=league_id).first() if league_id is not None else None

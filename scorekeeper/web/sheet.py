@@ -84,13 +84,13 @@ def humanize_error(message: str, names: Mapping[int, str]) -> str:
             return match.group(0)
         return ", ".join(names[i] for i in ids)
 
-    text = re.sub(r"\bplayers? (\d+(?:, \d+)*)", replace, message)
+    text = re.sub(r"\bplayers? (\d+(?:, \d+)*)", replace, message, flags=re.ASCII)
     return text[:1].upper() + text[1:]
 
 
 def error_player(message: str, players: Sequence[int]) -> int | None:
     """The player an engine message is about, when it names exactly one."""
-    found = {int(x) for x in re.findall(r"\bplayer (\d+)\b", message)}
+    found = {int(x) for x in re.findall(r"\bplayer (\d+)\b", message, flags=re.ASCII)}
     found &= set(players)
     return found.pop() if len(found) == 1 else None
 

@@ -138,9 +138,9 @@ def test_missing_players(api: APIClient) -> None:
             "players",
             "item 2: A valid integer is required.",
         ),
-        ({"ruleset": "dirt", "players": [1, 2, 10**30]}, "players", "item 3: there is no such id"),
+        ({"ruleset": "dirt", "players": [1, 2, 10**30]}, "players", "item 3: whole numbers must"),
         ({"ruleset": "dirt", "players": [1, 2, -3]}, "players", "item 3: ids are whole numbers"),
-        ({"ruleset": "dirt", "players": [1, 2, 3], "league": 10**30}, "league", "no such id"),
+        ({"ruleset": "dirt", "players": [1, 2, 3], "league": 10**30}, "league", "fit in 64 bits"),
         ({"ruleset": ["dirt"], "players": [1, 2, 3]}, "ruleset", "is not a game here"),
         (
             {"ruleset": "dirt", "players": [1, 2, 3], "options": "ten_points=10"},
@@ -270,7 +270,7 @@ def test_a_game_you_cannot_see_is_not_found(
 def test_sitting_at_a_game_shows_it_but_does_not_let_you_change_it(
     api: APIClient, bo_api: APIClient, user: User, other_user: User, four: list[Player]
 ) -> None:
-    bo = make_player("Bo (account)", user=other_user)
+    bo = make_player("Bo (account)", user=other_user, created_by=user)
     game = make_game(user, "screw-your-neighbour", [*four[:2], bo])
     api.post(f"{GAMES}{game.pk}/hands/", {"winner": bo.pk}, format="json")
     url = f"{GAMES}{game.pk}/"
@@ -315,7 +315,7 @@ def test_list_newest_first_with_filters(
         user, "screw-your-neighbour", four[:3], league=league.pk, options={"target_wins": 1}
     )
     third = make_game(user, "dirty-uno", four[:2])
-    make_game(other_user, "dirt", four[:3])  # somebody else's
+    make_game(other_user, "dirt", make_players("Eve", "Fay", "Gus", created_by=other_user))
     api.post(f"{GAMES}{second.pk}/hands/", {"winner": four[0].pk}, format="json")
 
     def listed(**params: Any) -> list[int]:

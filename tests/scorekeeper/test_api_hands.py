@@ -414,7 +414,7 @@ def test_idempotency_key_replays_the_first_response(
     assert first.status_code == 201
     assert "Idempotent-Replayed" not in first
 
-    again = api.post(url, {"winner": b.pk}, format="json", headers={"Idempotency-Key": "k-1"})
+    again = api.post(url, {"winner": a.pk}, format="json", headers={"Idempotency-Key": "k-1"})
     assert again.status_code == 201
     assert again.json() == first.json()
     assert again["Idempotent-Replayed"] == "true"
@@ -460,7 +460,83 @@ def test_replay_after_the_game_ended_still_answers_the_first_response(
     assert retry.json() == first.json()
 
 
-@pytest.mark.parametrize("key", ["", "   ", "k" * 256])
+def test_a_key_reused_with_another_body_is_refused(
+    api: APIClient, user: User, four: list[Player]
+) -> None:
+    a, b, c = four[:3]
+    game = make_game(user, "screw-your-neighbour", [a, b, c])
+    url = f"{GAMES}{game.pk}/hands/"
+    key = {"Idempotency-Key": "k-1"}
+    assert api.post(url, {"winner": a.pk}, format="json", headers=key).status_code == 201
+
+    other = api.post(url, {"winner": b.pk}, format="json", headers=key)
+    assert other.status_code == 422
+    assert "different body" in other.json()["detail"]
+    invalid = api.post(url, {"winner": "nobody"}, format="json", headers=key)
+    assert invalid.status_code == 422
+    assert Hand.objects.get(game=game).input["winner"] == a.pk
+
+    # The same body, whatever the key order and spacing, is the same request.
+    raw = '{ "winner" : ' + str(a.pk) + " }"
+    same = api.generic("POST", url, raw, content_type="application/json", headers=key)
+    assert same.status_code == 201
+    assert same["Idempotent-Replayed"] == "true"
+
+
+def test_a_retry_after_its_hand_was_undone_records_nothing(
+    api: APIClient, user: User, four: list[Player]
+) -> None:
+    """Replaying "201, hand 1" would report a hand the table took back; recording the
+    body again would bring it back unasked. 409 says so; a new key records it."""
+    a, b, c = four[:3]
+    game = make_game(user, "screw-your-neighbour", [a, b, c])
+    url = f"{GAMES}{game.pk}/hands/"
+    key = {"Idempotency-Key": "k-1"}
+    assert api.post(url, {"winner": a.pk}, format="json", headers=key).status_code == 201
+    assert api.delete(f"{url}1/").status_code == 204
+
+    retry = api.post(url, {"winner": a.pk}, format="json", headers=key)
+    assert retry.status_code == 409
+    assert "was undone" in retry.json()["detail"]
+    assert not Hand.objects.filter(game=game).exists()
+
+    fresh = api.post(url, {"winner": a.pk}, format="json", headers={"Idempotency-Key": "k-2"})
+    assert fresh.status_code == 201
+    # Hand 1 recorded again under another key: the first key still refers to the undone one.
+    assert api.post(url, {"winner": a.pk}, format="json", headers=key).status_code == 409
+
+
+def test_a_corrected_hand_still_replays_its_first_response(
+    api: APIClient, user: User, four: list[Player]
+) -> None:
+    a, b, c = four[:3]
+    game = make_game(user, "screw-your-neighbour", [a, b, c])
+    url = f"{GAMES}{game.pk}/hands/"
+    key = {"Idempotency-Key": "k-1"}
+    first = api.post(url, {"winner": a.pk}, format="json", headers=key)
+    assert api.put(f"{url}1/", {"winner": b.pk}, format="json").status_code == 200
+    retry = api.post(url, {"winner": a.pk}, format="json", headers=key)
+    assert (retry.status_code, retry.json()) == (201, first.json())
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_game_holds_at_most_a_thousand_hands(
+    api: APIClient, user: User, four: list[Player]
+) -> None:
+    a, b, c = four[:3]
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    Hand.objects.bulk_create(
+        Hand(game=game, number=n, input={"winner": a.pk}) for n in range(1, 1000)
+    )
+    url = f"{GAMES}{game.pk}/hands/"
+    assert api.post(url, {"winner": b.pk}, format="json").json()["number"] == 1000
+    refused = api.post(url, {"winner": b.pk}, format="json")
+    assert refused.status_code == 409
+    assert "at most 1,000 hands" in refused.json()["detail"]
+    assert Hand.objects.filter(game=game).count() == 1000
+
+
+@pytest.mark.parametrize("key", ["", "   ", "k" * 256, "a\x00b", "clé", "tab\there"])
 def test_bad_idempotency_keys(api: APIClient, user: User, four: list[Player], key: str) -> None:
     game = make_game(user, "screw-your-neighbour", four[:3])
     response = api.post(

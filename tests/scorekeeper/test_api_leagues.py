@@ -298,6 +298,8 @@ def test_rating_history_hides_leagues_you_cannot_see(
     api: APIClient, other_user: User, four: list[Player]
 ) -> None:
     theirs = League.objects.create(name="Their table", owner=other_user)
+    # The same people play at Bo's table too (members there, so Bo may seat them).
+    Membership.objects.bulk_create(Membership(league=theirs, player=p) for p in four)
     play_syn(other_user, theirs, four, [four[0]])
     assert api.get(f"/api/v1/players/{four[0].pk}/ratings/").json() == []
 

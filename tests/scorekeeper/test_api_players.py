@@ -1,4 +1,5 @@
-"""Players over the API: anyone signed in can add and find the people at the table."""
+"""Players over the API: anyone signed in can add players and find their own (see
+test_players_belong.py for whose players an account sees and seats)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def test_body_must_be_an_object(api: APIClient) -> None:
     }
 
 
-def test_list_is_paginated_by_name_and_searchable(api: APIClient, other_user: User) -> None:
-    make_players("Zoe", "ana", "Bo", "Anatole", created_by=other_user)
+def test_list_is_paginated_by_name_and_searchable(api: APIClient, user: User) -> None:
+    make_players("Zoe", "ana", "Bo", "Anatole", created_by=user)
     listing = api.get("/api/v1/players/").json()
     assert listing["count"] == 4
     assert listing["next"] is None
@@ -56,8 +57,8 @@ def test_list_is_paginated_by_name_and_searchable(api: APIClient, other_user: Us
     assert api.get("/api/v1/players/", {"q": "nobody"}).json()["count"] == 0
 
 
-def test_list_pages(api: APIClient) -> None:
-    make_players(*(f"Player {i:02}" for i in range(30)))
+def test_list_pages(api: APIClient, user: User) -> None:
+    make_players(*(f"Player {i:02}" for i in range(30)), created_by=user)
     first = api.get("/api/v1/players/").json()
     assert first["count"] == 30
     assert len(first["results"]) == 25
@@ -66,8 +67,8 @@ def test_list_pages(api: APIClient) -> None:
     assert api.get("/api/v1/players/", {"page": 9}).status_code == 404
 
 
-def test_player_detail(api: APIClient, other_user: User) -> None:
-    (zoe,) = make_players("Zoe", created_by=other_user)
+def test_player_detail(api: APIClient, user: User) -> None:
+    (zoe,) = make_players("Zoe", created_by=user)
     response = api.get(f"/api/v1/players/{zoe.pk}/")
     assert response.status_code == 200
     assert response.json() == {"id": zoe.pk, "name": "Zoe"}

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.test import APIClient
 
-from scorekeeper.models import Game, Hand, HandRevision, IdempotencyRecord
+from scorekeeper.models import Game, Hand, HandRevision, IdempotencyRecord, Membership
 from tests.scorekeeper.factories import make_game, make_league, make_players
 
 pytestmark = [
@@ -124,3 +124,33 @@ def test_parallel_retries_with_one_idempotency_key_record_one_hand(
     assert Hand.objects.filter(game=game).count() == 1
     assert IdempotencyRecord.objects.filter(game=game).count() == 1
     assert Game.objects.get(pk=game.pk).hand_count == 1
+
+
+def test_parallel_games_seating_a_new_player_in_a_league_all_start(
+    transactional_db: None,
+) -> None:
+    """Every game seats a player who is not a member yet: each adds the membership, and
+    only one of the inserts can win (issue 9: 5 of 50 requests were an IntegrityError)."""
+    owner = User.objects.create_user("ana", password="table-talk-42")
+    league = make_league(owner)
+    regulars = make_players("A", "B", created_by=owner)
+    newcomers = make_players(*(f"N{i}" for i in range(THREADS)), created_by=owner)
+    shared = newcomers[0]
+
+    def start(index: int) -> int:
+        client = APIClient()
+        client.force_authenticate(owner)
+        seats = [*(p.pk for p in regulars), shared.pk, newcomers[index].pk]
+        if index == 0:
+            seats = [*(p.pk for p in regulars), shared.pk]
+        response = client.post(
+            "/api/v1/games/",
+            {"ruleset": "dirt", "players": seats, "league": league.pk},
+            format="json",
+        )
+        return response.status_code
+
+    assert run_at_once(start) == [201] * THREADS
+    members = Membership.objects.filter(league=league)
+    assert members.count() == len(regulars) + THREADS
+    assert members.filter(player=shared).count() == 1

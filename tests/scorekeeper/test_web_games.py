@@ -76,7 +76,7 @@ def test_a_stranger_cannot_see_a_sheet(
 def test_a_seated_player_watches_but_cannot_change(
     client: Client, user: User, other_user: User
 ) -> None:
-    bo = make_player("Bo", user=other_user)
+    bo = make_player("Bo", user=other_user, created_by=user)
     players = [make_player("Ana", created_by=user), bo, make_player("Cy", created_by=user)]
     game = make_game(user, "screw-your-neighbour", players)
     client.force_login(other_user)

@@ -210,6 +210,7 @@ def test_player_page(
         play_syn(user, league, four, [bo if i % 2 else ana], minutes_ago=60 - i)
     casual = play_syn(user, None, four, [bo])  # no league: listed, not rated
     theirs = League.objects.create(name="Their table", owner=other_user)
+    Membership.objects.bulk_create(Membership(league=theirs, player=p) for p in four)
     hidden = play_syn(other_user, theirs, four, [bo])
 
     page = client_in.get(f"/players/{bo.pk}/").content.decode()

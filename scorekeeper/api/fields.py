@@ -1,0 +1,29 @@
+"""Serializer fields the API's inputs share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.base import whole_number
+from scorekeeper.validation import MAX_ID
+
+
+class IdField(serializers.IntegerField):
+    """A database id: a whole number in the range of the id columns (a bigger number
+    would overflow the database's integers rather than just match nothing)."""
+
+    default_error_messages = {
+        "min_value": "ids are whole numbers from 1",
+        "max_value": "there is no such id",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=MAX_ID, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        # DRF's IntegerField reads "٣" (int() does) and "1.0": an id is ASCII digits.
+        if isinstance(data, str) and whole_number(data) is None:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
