@@ -255,6 +255,11 @@ RATE_LIMITS = {
     "sign-in": "30/15m",
     "sign-up": "10/h",
     "api-token": "30/15m",
+    # Join links: a table opens a link a few times; guessing tokens takes millions.
+    "join": "60/10m",
+    "join-qr": "120/10m",
+    # Hands, corrections and undos sent by guests (signed-in players are not counted).
+    "guest-write": "300/10m",
 }
 
 # django-axes: wrong passwords per username and address, in the database, for every

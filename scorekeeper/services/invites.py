@@ -15,6 +15,7 @@ from django.utils import timezone
 from games import RuleError
 from scorekeeper.models import Game, Guest, Invite, InviteRole
 from scorekeeper.selectors.games import can_change_game
+from scorekeeper.validation import clean_name
 
 #: Bytes of randomness in a token: 24 bytes (192 bits), 32 URL-safe characters.
 TOKEN_BYTES = 24
@@ -47,11 +48,9 @@ def invite_revoke(*, invite: Invite, user: User) -> None:
 
 def guest_join(*, invite: Invite, name: str) -> Guest:
     """A guest following a live score link, under the name they gave."""
-    clean = " ".join(str(name).split())
-    if not clean:
+    if not isinstance(name, str) or not name.strip():
         raise RuleError("Give your name, so the table knows who entered a hand", "name")
-    if len(clean) > GUEST_NAME_MAX:
-        raise RuleError(f"Keep your name to {GUEST_NAME_MAX} characters", "name")
+    clean = clean_name(name, "name", limit=GUEST_NAME_MAX)
     if invite.role != InviteRole.SCORE or invite.revoked_at is not None:
         raise PermissionDenied("This link does not let you enter hands.")
     return Guest.objects.create(invite=invite, name=clean)

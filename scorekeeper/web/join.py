@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RULESETS, RuleError
 from scorekeeper.models import Game, Guest, Invite, InviteRole
+from scorekeeper.security import rate_limit
 from scorekeeper.selectors.games import can_change_game, player_names
 from scorekeeper.selectors.invites import (
     guest_of_invite,
@@ -101,10 +102,16 @@ def login_or_guest_required(view: Callable[..., HttpResponse]) -> Callable[..., 
     (``pk``) by link. Whether its link still works is :func:`guest_pass`'s to say (a
     revoked one gets a 404, not a sign-in page)."""
 
+    # A guest's writes count against the "guest-write" limit: a link shared at a table
+    # must not become a way to flood a game with hands.
+    as_guest = rate_limit("guest-write")(view)
+
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated or holds_link(request, int(kwargs["pk"])):
+        if request.user.is_authenticated:
             return view(request, *args, **kwargs)
+        if holds_link(request, int(kwargs["pk"])):
+            return as_guest(request, *args, **kwargs)
         return redirect_to_login(request.get_full_path())
 
     return wrapped
@@ -129,6 +136,7 @@ def _game_title(game: Game) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+@rate_limit("join", methods=("GET", "POST"))
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Open a shared game: watch it at once, or give a name and keep its score."""
     invite = _live_invite(token)
@@ -172,6 +180,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@rate_limit("join-qr", methods=("GET",))
 def join_qr(request: HttpRequest, token: str) -> HttpResponse:
     """The join link as an SVG QR code (drawn with attributes, no styles: the CSP holds)."""
     invite = _live_invite(token)

@@ -292,11 +292,54 @@ def test_share_refuses_a_bad_role(owner: Client, game: Game) -> None:
 def test_share_is_for_whoever_may_change_the_game(
     client: Client, user: User, other_user: User
 ) -> None:
-    bo = make_player("Bo", user=other_user)
-    game = make_game(user, SYN, [make_player("Ana"), bo, make_player("Cy")])
+    # The owner created the seat of Bo, whose account then only sees the game.
+    bo = make_player("Bo", user=other_user, created_by=user)
+    game = make_game(
+        user, SYN, [make_player("Ana", created_by=user), bo, make_player("Cy", created_by=user)]
+    )
     client.force_login(other_user)
     assert client.get(f"/games/{game.pk}/").status_code == 200
     assert f"/games/{game.pk}/share/" not in client.get(f"/games/{game.pk}/").content.decode()
     assert client.get(f"/games/{game.pk}/share/").status_code == 403
     assert client.post(f"/games/{game.pk}/share/", {"role": "score"}).status_code == 403
     assert not Invite.objects.exists()
+
+
+# -- throttling ------------------------------------------------------------------------------
+
+
+def test_guessing_join_links_is_limited_per_address(
+    game: Game, user: User, settings: object
+) -> None:
+    """Tokens are unguessable, and trying many answers 429 with Retry-After long before."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": "5/10m"}  # type: ignore[attr-defined]
+    client = Client()
+    for i in range(5):
+        assert client.get(f"/join/not-a-token-{i}/").status_code == 404
+    invite = invite_create(game=game, user=user, role="watch")
+    response = client.get(join_path(invite))
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) > 0
+    # Another address is not held back.
+    other = Client(REMOTE_ADDR="192.0.2.7")
+    assert other.get(join_path(invite)).status_code == 302
+
+
+def test_a_guests_writes_are_limited_but_the_owners_are_not(
+    game: Game, user: User, three: list[Player], settings: object
+) -> None:
+    limits = {**settings.RATE_LIMITS, "guest-write": "2/10m"}  # type: ignore[attr-defined]
+    settings.RATE_LIMITS = limits  # type: ignore[attr-defined]
+    ana, bo, _ = three
+    guest, _ = joined_guest(game, user)
+    assert post_hand(guest, game, {"winner": ana.pk}).status_code in {200, 201, 302}
+    assert post_hand(guest, game, {"winner": bo.pk}).status_code in {200, 201, 302}
+    refused = post_hand(guest, game, {"winner": ana.pk})
+    assert refused.status_code == 429
+    assert "Retry-After" in refused
+    assert Hand.objects.filter(game=game).count() == 2
+    # The owner, signed in, keeps recording.
+    owner = Client()
+    owner.force_login(user)
+    assert post_hand(owner, game, {"winner": ana.pk}).status_code in {200, 201, 302}
+    assert Hand.objects.filter(game=game).count() == 3
