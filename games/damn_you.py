@@ -21,8 +21,8 @@ player in turn.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.base import (
@@ -34,7 +34,6 @@ from games.base import (
     Ruleset,
     as_count,
     as_player_id,
-    hand_context,
     top_ranked,
 )
 
@@ -222,63 +221,91 @@ class DamnYou(Ruleset):
             },
         ]
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        start = int(config.options.get("starting_chips", 20))
+        carry = {
+            "chips": [start] * len(config.players),
+            "pot": 0,
+            "ended_by": "",
+            "over": "",  # why no more hands can be recorded
+            "sole_holder": None,
+            "closing_ante": None,
+        }
+        return self._check_next_ante(config, carry, 1)
+
+    @staticmethod
+    def _check_next_ante(config: GameConfig, carry: dict[str, Any], number: int) -> dict[str, Any]:
+        # Decision: the ante is fixed by the deal, so it is settled as soon as the
+        # previous hand is: if it would leave one player holding chips, the game
+        # ends before hand ``number`` is played.
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        due = ante_due(config, config.dealer_for(number), chips)
+        after = {p: chips[p] - due[p] for p in config.players}
+        holders = chip_holders(after)
+        if len(holders) == 1:
+            sole_holder = holders[0]
+            carry.update(
+                chips=[after[p] for p in config.players],
+                pot=carry["pot"] + sum(due.values()),
+                sole_holder=sole_holder,
+                ended_by="early",
+                closing_ante=[{"player": p, "paid": due[p]} for p in config.players],
+                over=(
+                    f"the game is over: after the ante of hand {number} only player "
+                    f"{sole_holder} holds chips"
+                ),
+            )
+        return carry
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["ended_by"]:
+            raise RuleError(carry["over"])
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        dealer = config.dealer_for(number)
+        hand = parse_hand(config, raw, deal_sizes(config, dealer))
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        fold = self._fold_hand(config, number, chips, hand)
+        after: dict[str, Any] = {
+            **carry,
+            "chips": [fold.chips[p] for p in config.players],
+            "pot": fold.pot,
+        }
+        if fold.sole_holder is not None:
+            after.update(
+                sole_holder=fold.sole_holder,
+                ended_by="early",
+                over=(
+                    f"the game is over: only player {fold.sole_holder} holds chips "
+                    f"since hand {number}"
+                ),
+            )
+        elif number == len(config.players):
+            n = len(config.players)
+            after.update(
+                ended_by="hands",
+                over=f"the game is over after hand {n} (one hand dealt by each player)",
+            )
+        else:
+            after = self._check_next_ante(config, after, number + 1)
+        return replace(fold.outcome, carry=after)
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
     ) -> GameState:
         n = len(config.players)
         start = int(config.options.get("starting_chips", 20))
-        chips = dict.fromkeys(config.players, start)
-        pot = 0
-        outcomes: list[HandOutcome] = []
-        ended_by = ""
-        over = ""  # why no more hands can be recorded
-        sole_holder: int | None = None
-        closing_ante: list[dict[str, int]] | None = None
-
-        def check_next_ante(number: int) -> None:
-            # Decision: the ante is fixed by the deal, so it is settled as soon as the
-            # previous hand is: if it would leave one player holding chips, the game
-            # ends before hand ``number`` is played.
-            nonlocal pot, ended_by, over, sole_holder, closing_ante
-            due = ante_due(config, config.dealer_for(number), chips)
-            after = {p: chips[p] - due[p] for p in config.players}
-            holders = chip_holders(after)
-            if len(holders) == 1:
-                chips.update(after)
-                pot += sum(due.values())
-                sole_holder, ended_by = holders[0], "early"
-                closing_ante = [{"player": p, "paid": due[p]} for p in config.players]
-                over = (
-                    f"the game is over: after the ante of hand {number} only player "
-                    f"{sole_holder} holds chips"
-                )
-
-        check_next_ante(1)
-        for index, raw in enumerate(hands):
-            number = index + 1
-            if ended_by:
-                raise RuleError(over)
-            dealer = config.dealer_for(number)
-            try:
-                hand = parse_hand(config, raw, deal_sizes(config, dealer))
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            fold = self._fold_hand(config, number, chips, hand)
-            outcomes.append(fold.outcome)
-            chips, pot = fold.chips, fold.pot
-            if fold.sole_holder is not None:
-                sole_holder, ended_by = fold.sole_holder, "early"
-                over = (
-                    f"the game is over: only player {sole_holder} holds chips since hand {number}"
-                )
-            elif number == n:
-                ended_by = "hands"
-                over = f"the game is over after hand {n} (one hand dealt by each player)"
-            else:
-                check_next_ante(number + 1)
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        ended_by = carry["ended_by"]
+        sole_holder = carry["sole_holder"]
+        played = len(hands)
         if closed and not ended_by:
             ended_by = "closed"
         finished = bool(ended_by)
@@ -290,17 +317,17 @@ class DamnYou(Ruleset):
             winners = top_ranked(standings)
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(chips),
+            hands=hands,
+            scores=chips,
             standings=standings,
             finished=finished,
             winners=winners,
             next_hand=None if finished else self._next_hand(config, played + 1, chips),
             extras={
-                "pot": pot,
+                "pot": carry["pot"],
                 "starting_chips": start,
                 "hands_total": n,
-                "closing_ante": closing_ante,
+                "closing_ante": carry["closing_ante"],
             },
             ended_by=ended_by,
         )
