@@ -149,7 +149,7 @@ class GameConfig:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandOutcome:
     """One folded hand. ``input`` is the normalised input (what is stored); ``points`` is
     what the hand scored per player; ``totals`` the players' scores after it;
@@ -166,6 +166,32 @@ class HandOutcome:
     #: The fold's running state after this hand (JSON-able, player maps as lists in seat
     #: order): what :meth:`Ruleset.play` continues from, so no earlier hand is replayed.
     carry: Mapping[str, JSON] = field(default_factory=dict, repr=False)
+
+    def __init__(
+        self,
+        number: int,
+        dealer: int,
+        winner: int | None,
+        input: Mapping[str, JSON],
+        points: Mapping[int, int],
+        totals: Mapping[int, int],
+        team_points: tuple[int, ...] | None = None,
+        extras: Mapping[str, JSON] | None = None,
+        carry: Mapping[str, JSON] | None = None,
+    ) -> None:
+        # Set in one step: a game folds thousands of hands, and the frozen dataclass's
+        # own __init__ (one object.__setattr__ per field) is twice as slow.
+        self.__dict__.update(
+            number=number,
+            dealer=dealer,
+            winner=winner,
+            input=input,
+            points=points,
+            totals=totals,
+            team_points=team_points,
+            extras={} if extras is None else extras,
+            carry={} if carry is None else carry,
+        )
 
     def to_json(self) -> dict[str, JSON]:
         """Everything about this hand as JSON (for storage); :meth:`from_json` reads it back."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from games.base import CardError
 
@@ -67,7 +67,7 @@ class FrenchCard:
     rank: str
     suit: str | None
 
-    @property
+    @cached_property
     def code(self) -> str:
         return JOKER if self.is_joker else f"{self.rank}{self.suit or ''}"
 
@@ -187,7 +187,7 @@ class UnoCard:
     colour: str | None
     value: str
 
-    @property
+    @cached_property
     def code(self) -> str:
         return self.value if self.colour is None else f"{self.colour}{self.value}"
 

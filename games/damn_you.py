@@ -22,7 +22,8 @@ player in turn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.base import (
@@ -60,26 +61,33 @@ def deal_sizes(config: GameConfig, dealer: int) -> dict[int, int]:
         >>> deal_sizes(GameConfig("damn-you", (1, 2, 3, 4), None, {}), 1)
         {2: 14, 3: 14, 4: 13, 1: 13}
     """
-    n = len(config.players)
-    extra = DECK_SIZE % n
-    return {
-        player: DECK_SIZE // n + (1 if position < extra else 0)
-        for position, player in enumerate(deal_order(config, dealer))
-    }
+    return dict(_deal(config.players, dealer)[0])
 
 
 def short_players(config: GameConfig, dealer: int) -> list[int]:
     """The players dealt one card fewer than the others, in seat order (none when the
     deck divides evenly)."""
-    sizes = deal_sizes(config, dealer)
+    return list(_deal(config.players, dealer)[1])
+
+
+@lru_cache(maxsize=1024)
+def _deal(players: tuple[int, ...], dealer: int) -> tuple[dict[int, int], tuple[int, ...]]:
+    """The deal sizes and short players of one deal, worked out once (callers copy)."""
+    config = GameConfig("damn-you", players, None, {})
+    n = len(players)
+    extra = DECK_SIZE % n
+    sizes = {
+        player: DECK_SIZE // n + (1 if position < extra else 0)
+        for position, player in enumerate(deal_order(config, dealer))
+    }
     most = max(sizes.values())
-    return [p for p in config.players if sizes[p] < most]
+    return sizes, tuple(p for p in players if sizes[p] < most)
 
 
 def ante_due(config: GameConfig, dealer: int, chips: Mapping[int, int]) -> dict[int, int]:
     """What each player pays into the pot before the hand dealt by ``dealer``: one chip,
     one more when short, never more than the player holds (widow rule)."""
-    short = short_players(config, dealer)
+    short = _deal(config.players, dealer)[1]
     return {p: min(ANTE + (SHORT_ANTE if p in short else 0), chips[p]) for p in config.players}
 
 
@@ -265,7 +273,7 @@ class DamnYou(Ruleset):
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
     ) -> HandOutcome:
         dealer = config.dealer_for(number)
-        hand = parse_hand(config, raw, deal_sizes(config, dealer))
+        hand = parse_hand(config, raw, _deal(config.players, dealer)[0])
         chips = dict(zip(config.players, carry["chips"], strict=True))
         fold = self._fold_hand(config, number, chips, hand)
         after: dict[str, Any] = {
@@ -290,7 +298,10 @@ class DamnYou(Ruleset):
             )
         else:
             after = self._check_next_ante(config, after, number + 1)
-        return replace(fold.outcome, carry=after)
+        o = fold.outcome
+        return HandOutcome(
+            o.number, o.dealer, o.winner, o.input, o.points, o.totals, None, o.extras, after
+        )
 
     def finish(
         self,
@@ -340,7 +351,7 @@ class DamnYou(Ruleset):
         the pot) as one step, checking for a lone chip holder after the passes and after
         the settlement. (The ante was checked before the hand: see ``play``.)"""
         dealer = config.dealer_for(number)
-        dealt = deal_sizes(config, dealer)
+        dealt = _deal(config.players, dealer)[0]
         chips = dict(before)
         paid = dict.fromkeys(config.players, 0)
         received = dict.fromkeys(config.players, 0)

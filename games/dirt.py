@@ -7,8 +7,8 @@ variant fixes the sequence of dirt ranks and so the number of hands.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from functools import partial
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.base import (
@@ -68,6 +68,20 @@ def card_points(card: FrenchCard, dirt_rank: str, *, ten_points: int = 1) -> int
 
 def _code(card: FrenchCard) -> str:
     return card.code
+
+
+@lru_cache(maxsize=64)
+def _points_of(dirt_rank: str, ten_points: int) -> Callable[[FrenchCard], int]:
+    """:func:`card_points` for one dirt rank, remembering each card's points."""
+    memo: dict[FrenchCard, int] = {}
+
+    def points(card: FrenchCard) -> int:
+        value = memo.get(card)
+        if value is None:
+            value = memo[card] = card_points(card, dirt_rank, ten_points=ten_points)
+        return value
+
+    return points
 
 
 def _parse_card(code: object) -> FrenchCard:
@@ -184,7 +198,7 @@ class Dirt(Ruleset):
             # Suits score nothing: a rank alone ("4") is a card too.
             parse_card=_parse_card,
             card_code=_code,
-            card_points=partial(card_points, dirt_rank=dirt, ten_points=ten),
+            card_points=_points_of(dirt, ten),
             deck=deck,
             deck_name=deck_name,
             rank_of=french_rank,

@@ -96,20 +96,25 @@ class ScrewYourNeighbour(Ruleset):
     def fold(
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
     ) -> HandOutcome:
-        target = int(config.options.get("target_wins", 3))
         winner = self.parse_hand(config, raw)
-        seat = config.seat_of(winner)
+        players = config.players
+        seat = players.index(winner)
         wins = list(carry["wins"])
         wins[seat] += 1
-        champion = winner if target and wins[seat] >= target else None
+        target = config.options.get("target_wins", 3)
+        champion = winner if target and wins[seat] >= int(target) else None
+        points = dict.fromkeys(players, 0)
+        points[winner] = 1
         return HandOutcome(
-            number=number,
-            dealer=config.dealer_for(number),
-            winner=winner,
-            input={"winner": winner},
-            points={p: int(p == winner) for p in config.players},
-            totals=dict(zip(config.players, wins, strict=True)),
-            carry={"wins": wins, "champion": champion},
+            number,
+            config.dealer_for(number),
+            winner,
+            {"winner": winner},
+            points,
+            dict(zip(players, wins)),  # noqa: B905 (one count per seat)
+            None,
+            {},
+            {"wins": wins, "champion": champion},
         )
 
     def finish(
