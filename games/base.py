@@ -511,15 +511,18 @@ class Ruleset(ABC):
 
         With ``state`` (the state after the first hands of this game, e.g. one rebuilt
         from stored outcomes with :meth:`resume`), ``hands`` are the hands after those:
-        the fold continues from the last hand's ``carry`` and replays nothing.
+        the fold continues from the last hand's ``carry`` and replays nothing. Only the
+        last of those earlier outcomes is needed: ``state.hands`` may hold just that one,
+        and the returned state's ``hands`` then start there too.
         """
         previous = state.hands if state is not None else ()
         carry = previous[-1].carry if previous else self.start(config)
-        total = len(previous) + len(hands)
+        before = previous[-1].number if previous else 0
+        total = before + len(hands)
         self.check_length(config, total)
         outcomes = list(previous)
-        for raw in hands:
-            number = len(outcomes) + 1
+        for index, raw in enumerate(hands):
+            number = before + index + 1
             self.check_open(config, carry, number)
             try:
                 outcome = self.fold(config, carry, number, raw)
@@ -535,7 +538,8 @@ class Ruleset(ABC):
         self, config: GameConfig, hands: Sequence[HandOutcome], *, closed: bool = False
     ) -> GameState:
         """The state of a game from its stored hand outcomes (each with its ``carry``),
-        without folding any hand again: only the standings and what comes next."""
+        without folding any hand again: only the standings and what comes next. ``hands``
+        may be the last few outcomes only (the last one's ``number`` counts the hands)."""
         outcomes = tuple(hands)
         carry = outcomes[-1].carry if outcomes else self.start(config)
         if closed and not outcomes:

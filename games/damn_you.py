@@ -316,7 +316,7 @@ class DamnYou(Ruleset):
         chips = dict(zip(config.players, carry["chips"], strict=True))
         ended_by = carry["ended_by"]
         sole_holder = carry["sole_holder"]
-        played = len(hands)
+        played = hands[-1].number if hands else 0
         if closed and not ended_by:
             ended_by = "closed"
         finished = bool(ended_by)

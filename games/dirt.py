@@ -240,7 +240,7 @@ class Dirt(Ruleset):
         decks = self._deck(config)[0]
         totals = dict(zip(config.players, carry["totals"], strict=True))
         team_totals = carry["team_totals"]
-        played = len(hands)
+        played = hands[-1].number if hands else 0
         finished = played == len(ranks) or closed
         standings = self.ranked_rows(
             config,

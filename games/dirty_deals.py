@@ -321,7 +321,7 @@ class DirtyDeals(Ruleset):
         scores = dict(zip(config.players, carry["scores"], strict=True))
         rubbers = dict(zip(config.players, carry["rubbers"], strict=True))
         rubber, champion = carry["rubber"], carry["champion"]
-        played = len(hands)
+        played = hands[-1].number if hands else 0
         standings = self.ranked_rows(
             config,
             scores,

@@ -186,7 +186,7 @@ class DirtyUno(Ruleset):
         penalty = scoring == "penalty"
         scores = dict(zip(config.players, carry["scores"], strict=True))
         over_after = carry["over_after"]
-        played = len(hands)
+        played = hands[-1].number if hands else 0
         finished = over_after is not None or closed
         if penalty:
             standings = self.ranked_rows(config, scores, key=lambda p: scores[p])

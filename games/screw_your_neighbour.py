@@ -128,7 +128,7 @@ class ScrewYourNeighbour(Ruleset):
         target = int(config.options.get("target_wins", 3))
         wins = dict(zip(config.players, carry["wins"], strict=True))
         champion = carry["champion"]
-        played = len(hands)
+        played = hands[-1].number if hands else 0
         standings = self.ranked_rows(config, wins, key=lambda p: -wins[p])
         finished = champion is not None or closed
         winners: tuple[int, ...] = ()
