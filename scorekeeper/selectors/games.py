@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
-from games import GameConfig, GameState, get_ruleset
-from scorekeeper.models import Game, Hand, HandRevision, League, Membership
+from games import GameConfig, GameState, HandOutcome, get_ruleset
+from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Seat
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -57,9 +57,9 @@ def can_change_league(user: User | AnonymousUser, league: League) -> bool:
     return league.memberships.filter(player__user_id=user.pk).exists()
 
 
-def game_config(game: Game) -> GameConfig:
-    """The engine's configuration of a stored game."""
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
+def game_config(game: Game, seats: Sequence[Seat] | None = None) -> GameConfig:
+    """The engine's configuration of a stored game (its prefetched seats, or ``seats``)."""
+    seats = sorted(game.seats.all() if seats is None else seats, key=lambda s: s.position)
     teams = game.teams or None
     return GameConfig(
         ruleset=game.ruleset,
@@ -99,10 +99,54 @@ def game_hand_inputs(game: Game) -> list[dict[str, Any]]:
     return [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
 
 
+def stored_outcome(hand: Hand) -> HandOutcome | None:
+    """The engine's outcome of a stored hand, from ``Hand.derived`` (None when it was
+    never computed, e.g. a hand imported from a file)."""
+    data = hand.derived
+    if not data or data.get("number") != hand.number:
+        return None
+    team_points = data["team_points"]
+    return HandOutcome(
+        hand.number,
+        data["dealer"],
+        data["winner"],
+        hand.input,
+        dict(data["points"]),
+        dict(data["totals"]),
+        tuple(team_points) if team_points is not None else None,
+        data["extras"],
+        data["carry"],
+    )
+
+
+def derived_of(outcome: HandOutcome) -> dict[str, Any]:
+    """What ``Hand.derived`` stores of an outcome (the input is the hand's own)."""
+    data = outcome.to_json()
+    del data["input"]
+    return data
+
+
 def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
-    """Fold a stored game's hands through the engine (prefetch seats and hands first)."""
-    inputs = game_hand_inputs(game) if hand_inputs is None else list(hand_inputs)
-    return get_ruleset(game.ruleset).play(game_config(game), inputs, closed=game.closed)
+    """A stored game's state (prefetch seats and hands first). The hands' stored outcomes
+    are read back, not replayed: the engine only works out the standings and what comes
+    next, and folds a hand only where no outcome is stored. With ``hand_inputs`` (other
+    inputs than the stored ones: a preview) every hand is folded."""
+    rules = get_ruleset(game.ruleset)
+    config = game_config(game)
+    if hand_inputs is not None:
+        return rules.play(config, list(hand_inputs), closed=game.closed)
+    hands = sorted(game.hands.all(), key=lambda h: h.number)
+    outcomes: list[HandOutcome] = []
+    for hand in hands:
+        outcome = stored_outcome(hand)
+        if outcome is None:
+            break
+        outcomes.append(outcome)
+    if len(outcomes) == len(hands):
+        return rules.resume(config, outcomes, closed=game.closed)
+    rest = [h.input for h in hands[len(outcomes) :]]
+    start = rules.resume(config, outcomes)
+    return rules.play(config, rest, closed=game.closed, state=start)
 
 
 def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
