@@ -392,13 +392,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             import cProfile
             import pstats
 
-            profiler = cProfile.Profile()
+            profiler = cProfile.Profile(time.thread_time)
             for _ in range(args.requests):
                 environ = pairs[args.profile].product.environ()
                 profiler.enable()
                 b"".join(HANDLER(environ, lambda *a: io.BytesIO().write))
                 profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumtime").print_stats(45)
+            pstats.Stats(profiler).sort_stats("cumtime").print_stats(70)
             return 0
         rows = run_pairs(pairs, args.requests)
         # Length: the same requests on a 10-hand and a 300-hand game, interleaved.

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import QueryDict
 from django.urls import path, reverse
@@ -640,14 +641,18 @@ class GameHandsApi(APIView):
         tags=["hands"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _visible_game(request, game_id)
         key = _idempotency_key(request)
-        written = hand_record(
-            game=game,
-            user=signed_in_user(request),
-            hand_input=_hand_body(request),
-            idempotency_key=key,
-        )
+        try:
+            # The service locks and reads the game row itself: nothing more to load.
+            written = hand_record(
+                game=Game(pk=game_id),
+                user=signed_in_user(request),
+                hand_input=_hand_body(request),
+                idempotency_key=key,
+            )
+        except (Game.DoesNotExist, PermissionDenied):
+            _visible_game(request, game_id)  # a game this user cannot see: 404
+            raise
         response = Response(written.response, status=written.status_code)
         if written.replayed:
             response["Idempotent-Replayed"] = "true"

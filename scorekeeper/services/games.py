@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
@@ -155,9 +155,20 @@ class _Locked:
 
 
 def _lock(game: Game, user: User | None) -> _Locked:
-    locked = Game.objects.select_for_update().get(pk=game.pk)
+    """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
+    the game alone: a game always has seats)."""
+    seats = list(
+        Seat.objects.select_related("game")
+        .select_for_update(of=("game",))
+        .filter(game_id=game.pk)
+        .order_by("position")
+    )
+    if not seats:
+        raise Game.DoesNotExist(f"There is no game {game.pk}.")
+    locked = seats[0].game
+    for seat in seats:
+        seat.game = locked
     _check_may_change(user, locked)
-    seats = list(Seat.objects.filter(game=locked).order_by("position"))
     return _Locked(locked, seats, game_config(locked, seats), get_ruleset(locked.ruleset))
 
 
@@ -222,9 +233,30 @@ def _sync_derived(
         if (seat.score, seat.place, seat.won) != (result.score, result.place, result.won):
             seat.score, seat.place, seat.won = result.score, result.place, result.won
             changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, ["score", "place", "won"])
+    _save_seat_results(changed)
     stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
+
+
+def _save_seat_results(seats: Sequence[Seat]) -> None:
+    """Write the seats' derived columns in one statement. On PostgreSQL an
+    ``UPDATE … FROM (VALUES …)``: ``bulk_update`` builds a CASE per column and seat,
+    which costs a hand POST more CPU than the rest of its queries."""
+    if not seats:
+        return
+    if connection.vendor != "postgresql":
+        Seat.objects.bulk_update(seats, ["score", "place", "won"])
+        return
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    rows = ", ".join(["(%s::bigint, %s::integer, %s::integer, %s::boolean)"] * len(seats))
+    params: list[Any] = []
+    for seat in seats:
+        params += [seat.pk, seat.score, seat.place, seat.won]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS s SET score = v.score, place = v.place, won = v.won "
+            f"FROM (VALUES {rows}) AS v(id, score, place, won) WHERE s.id = v.id",
+            params,
+        )
 
 
 def hand_response(outcome: HandOutcome, *, revision: int = 1) -> dict[str, Any]:
