@@ -29,8 +29,9 @@ def fill_derived(apps: Any, schema_editor: Any) -> None:
         except RuleError:
             continue  # left empty: read by replaying, as before
         for hand, outcome in zip(hands, state.hands, strict=True):
-            data = outcome.to_json()
-            del data["input"]
+            # As ``scorekeeper.selectors.games.derived_of`` stores it.
+            data = outcome.as_dict()
+            data["carry"] = outcome.carry
             hand.derived = data
         Hand.objects.bulk_update(hands, ["derived"], batch_size=500)
 

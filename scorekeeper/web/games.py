@@ -37,6 +37,8 @@ from scorekeeper.selectors.games import (
     games_visible_to,
     leagues_visible_to,
     player_names,
+    visible_game,
+    visible_game_version,
 )
 from scorekeeper.services.games import (
     game_close,
@@ -60,7 +62,7 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _load(request: HttpRequest, pk: int) -> Game:
-    game = game_with_related(games_visible_to(request.user)).filter(pk=pk).first()
+    game = visible_game(request.user, pk)
     if game is None:
         raise Http404("There is no such game, or it is not one of yours.")
     return game
@@ -153,8 +155,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     play is no longer the one the phone is entering — so an entry in progress survives
     a correction made elsewhere."""
     htmx = getattr(request, "htmx", None)
-    version = games_visible_to(request.user).filter(pk=pk).values_list("version", flat=True)
-    current = version.first()
+    current = visible_game_version(request.user, pk)
     if current is None:
         if htmx:
             messages.info(request, "That game was deleted.")
