@@ -258,7 +258,15 @@ def visible_game_version(user: User | AnonymousUser, pk: int) -> int | None:
     compares, in one small query for the owner."""
     if not user.is_authenticated:
         return None
-    row = Game.objects.filter(pk=pk).values_list("version", "owner_id").first()
+    # Plain SQL: a phone asks this every few seconds, and the ORM's query building
+    # would cost more CPU than the rest of the request.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT version, owner_id FROM {connection.ops.quote_name(Game._meta.db_table)} "
+            "WHERE id = %s",
+            [pk],
+        )
+        row = cursor.fetchone()
     if row is None:
         return None
     if row[1] == user.pk or getattr(user, "is_superuser", False):
