@@ -7,6 +7,7 @@ serialised: no hand is lost or duplicated and hand numbers stay consecutive.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -312,34 +313,79 @@ def hand_record(
             raise RuleError("a hand must be a JSON object")
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
-        # A hand number that was undone and is recorded again continues its history.
-        previous = (
-            HandRevision.objects.filter(game=locked, number=outcome.number).aggregate(
-                last=Max("revision")
-            )["last"]
-            or 0
-        )
-        hand = Hand.objects.create(
-            game=locked,
-            number=outcome.number,
-            input=dict(outcome.input),
-            derived=derived_of(outcome),
-            created_by=user,
-            revision=previous + 1,
-        )
-        HandRevision.objects.create(
-            game=locked,
-            number=hand.number,
-            revision=hand.revision,
-            action=HandAction.RECORDED,
-            input=hand.input,
-            user=user,
-        )
+        hand = _insert_hand(locked, outcome, user)
         _sync_derived(locked, state, at.seats, was_finished=False)
         response = hand_response(outcome, revision=hand.revision)
         if idempotency_key:
             IdempotencyRecord.objects.create(game=locked, key=idempotency_key, response=response)
         return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
+
+
+def _insert_hand(game: Game, outcome: HandOutcome, user: User | None) -> Hand:
+    """Store a new hand and its "recorded" revision. A hand number that was undone and
+    is recorded again continues its history. On PostgreSQL one statement does it all
+    (the revision number, both inserts): the ORM's three queries cost a hand POST more
+    CPU than everything else it does."""
+    hand = Hand(
+        game=game,
+        number=outcome.number,
+        input=dict(outcome.input),
+        derived=derived_of(outcome),
+        created_by=user,
+        created_at=timezone.now(),
+    )
+    if connection.vendor != "postgresql":
+        hand.revision = 1 + (
+            HandRevision.objects.filter(game=game, number=hand.number).aggregate(
+                last=Max("revision")
+            )["last"]
+            or 0
+        )
+        hand.save()
+        HandRevision.objects.create(
+            game=game,
+            number=hand.number,
+            revision=hand.revision,
+            action=HandAction.RECORDED,
+            input=hand.input,
+            user=user,
+            created_at=hand.created_at,
+        )
+        return hand
+    hands = connection.ops.quote_name(Hand._meta.db_table)
+    revisions = connection.ops.quote_name(HandRevision._meta.db_table)
+    user_id = user.pk if user is not None else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""WITH rev AS (
+                  SELECT coalesce(max(revision), 0) + 1 AS revision FROM {revisions}
+                  WHERE game_id = %(game)s AND number = %(number)s),
+                hand AS (
+                  INSERT INTO {hands} (game_id, number, input, derived, revision,
+                                       created_by_id, created_at, updated_at)
+                  SELECT %(game)s, %(number)s, %(input)s::jsonb, %(derived)s::jsonb,
+                         rev.revision, %(user)s, %(at)s, %(at)s FROM rev
+                  RETURNING id, revision)
+                INSERT INTO {revisions} (game_id, number, revision, action, input, user_id,
+                                         created_at)
+                SELECT %(game)s, %(number)s, hand.revision, %(action)s, %(input)s::jsonb,
+                       %(user)s, %(at)s FROM hand
+                RETURNING (SELECT id FROM hand), revision""",
+            {
+                "game": game.pk,
+                "number": hand.number,
+                "input": json.dumps(hand.input),
+                "derived": json.dumps(hand.derived),
+                "user": user_id,
+                "at": hand.created_at,
+                "action": HandAction.RECORDED.value,
+            },
+        )
+        hand.pk, hand.revision = cursor.fetchone()
+    hand.updated_at = hand.created_at
+    hand._state.adding = False
+    hand._state.db = connection.alias
+    return hand
 
 
 def _refold(at: _Locked, number: int, hand_input: Mapping[str, Any]) -> list[HandOutcome]:
