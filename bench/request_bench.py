@@ -349,7 +349,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    urlconf = settings.ROOT_URLCONF
     settings.ROOT_URLCONF = sys.modules[__name__]
+    try:
+        return _run(args)
+    finally:
+        settings.ROOT_URLCONF = urlconf
+
+
+def _run(args: argparse.Namespace) -> int:
     call_command("migrate", verbosity=0, interactive=False)
     rng = random.Random(args.seed)
     data = make_data(rng, args.requests)

@@ -32,6 +32,7 @@ from scorekeeper.errors import ConflictError, StaleHandError
 from scorekeeper.models import Game, GameStatus, Hand, Player
 from scorekeeper.selectors.games import (
     can_change_game,
+    game_config,
     game_state,
     game_with_related,
     games_visible_to,
@@ -328,7 +329,13 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
         inputs.append(hand_input)
     preview: dict[str, Any]
     try:
-        state = game_state(game, inputs)
+        if editing:
+            state = game_state(game, inputs)
+        else:
+            # A new hand continues from the stored state: nothing is replayed.
+            state = RULESETS[game.ruleset].play(
+                game_config(game), [hand_input], closed=game.closed, state=game_state(game)
+            )
         outcome = state.hands[number - 1 if editing else -1]
         rows = []
         chips = {int(c["player"]): c for c in outcome.extras.get("chips") or []}
