@@ -173,3 +173,14 @@ def test_recording_a_hand_reads_as_much_for_a_long_game_as_for_a_short_one(user:
     short = _dirt_game(user, 1)
     long = _dirt_game(user, 8)
     assert _record_queries(short, user) == _record_queries(long, user)
+
+
+def test_the_migration_stores_the_outcomes_of_hands_recorded_before_it(user: User) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    game = _dirt_game(user, 5)
+    Hand.objects.filter(game=game).update(derived={})
+    import_module("scorekeeper.migrations.0003_snapshots").fill_derived(apps, None)
+    assert_snapshots_match_a_replay(game)
