@@ -339,7 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine-games", type=int, default=40)
     parser.add_argument("--keep", action="store_true", help="Leave the generated data.")
     parser.add_argument(
-        "--profile", metavar="N", type=int, help="Profile the product side of pair N (0-3)."
+        "--profile",
+        metavar="N",
+        type=int,
+        help="Profile (CPU) the product side of pair N (0-3); BENCH_SORT=tottime to sort.",
     )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
@@ -406,7 +409,9 @@ def _run(args: argparse.Namespace) -> int:
                 profiler.enable()
                 b"".join(HANDLER(environ, lambda *a: io.BytesIO().write))
                 profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumtime").print_stats(70)
+            pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumtime")).print_stats(
+                70
+            )
             return 0
         rows = run_pairs(pairs, args.requests)
         # Length: the same requests on a 10-hand and a 300-hand game, interleaved.
