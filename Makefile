@@ -11,7 +11,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench smoke clean
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests smoke clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,14 @@ smoke: $(STAMP)
 	  .ci/production-smoke.sh; \
 	else \
 	  ../shared/ci/with-postgres.sh .ci/production-smoke.sh; \
+	fi
+
+# Product views against bare views, the 10- vs 300-hand cost and the engine per hand.
+bench-requests: $(STAMP)
+	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
+	  $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
+	else \
+	  ../shared/ci/with-postgres.sh $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
 	fi
 
 clean:

@@ -358,8 +358,8 @@ def generate(
     )
     hands = Writer(
         Hand,
-        ["id", "game_id", "number", "input", "revision", "created_by_id", "created_at",
-         "updated_at"],
+        ["id", "game_id", "number", "input", "derived", "revision", "created_by_id",
+         "created_at", "updated_at"],
     )  # fmt: skip
     revisions = Writer(
         HandRevision,
@@ -399,8 +399,10 @@ def generate(
             else:
                 revisions.add(revision_id, gid, number, 1, "recorded", text, owner.pk, clock)
                 revision_id += 1
-            hands.add(hand_id, gid, number, text, 2 if slip is not None else 1, owner.pk,
-                      clock, clock)  # fmt: skip
+            # No stored outcome (the league pages never read one): a game's sheet folds
+            # its hands once, and its next write (or rebuild_derived) stores them.
+            hands.add(hand_id, gid, number, text, "{}", 2 if slip is not None else 1,
+                      owner.pk, clock, clock)  # fmt: skip
             hand_id += 1
         teams = json.dumps([[ids[k] for k in team] for team in t.teams]) if t.teams else None
         games.add(

@@ -146,7 +146,7 @@ class GameConfig:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandOutcome:
     """One folded hand. ``input`` is the normalised input (what is stored); ``points`` is
     what the hand scored per player; ``totals`` the players' scores after it;
@@ -160,6 +160,64 @@ class HandOutcome:
     totals: Mapping[int, int]
     team_points: tuple[int, ...] | None = None
     extras: Mapping[str, JSON] = field(default_factory=dict)
+    #: The fold's running state after this hand (JSON-able, player maps as lists in seat
+    #: order): what :meth:`Ruleset.play` continues from, so no earlier hand is replayed.
+    carry: Mapping[str, JSON] = field(default_factory=dict, repr=False)
+
+    def __init__(
+        self,
+        number: int,
+        dealer: int,
+        winner: int | None,
+        input: Mapping[str, JSON],
+        points: Mapping[int, int],
+        totals: Mapping[int, int],
+        team_points: tuple[int, ...] | None = None,
+        extras: Mapping[str, JSON] | None = None,
+        carry: Mapping[str, JSON] | None = None,
+    ) -> None:
+        # Set in one step: a game folds thousands of hands, and the frozen dataclass's
+        # own __init__ (one object.__setattr__ per field) is twice as slow.
+        self.__dict__.update(
+            number=number,
+            dealer=dealer,
+            winner=winner,
+            input=input,
+            points=points,
+            totals=totals,
+            team_points=team_points,
+            extras={} if extras is None else extras,
+            carry={} if carry is None else carry,
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        """Everything about this hand as JSON (for storage); :meth:`from_json` reads it back."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "input": self.input,
+            "points": [[p, n] for p, n in self.points.items()],
+            "totals": [[p, n] for p, n in self.totals.items()],
+            "team_points": list(self.team_points) if self.team_points is not None else None,
+            "extras": self.extras,
+            "carry": self.carry,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> HandOutcome:
+        team_points = data.get("team_points")
+        return cls(
+            number=data["number"],
+            dealer=data["dealer"],
+            winner=data["winner"],
+            input=data["input"],
+            points=dict(data["points"]),
+            totals=dict(data["totals"]),
+            team_points=tuple(team_points) if team_points is not None else None,
+            extras=data["extras"],
+            carry=data["carry"],
+        )
 
     def as_dict(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
@@ -455,9 +513,13 @@ class Ruleset(ABC):
 
     # -- play -------------------------------------------------------------------------
 
-    @abstractmethod
     def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, JSON]], *, closed: bool = False
+        self,
+        config: GameConfig,
+        hands: Sequence[Mapping[str, JSON]],
+        *,
+        closed: bool = False,
+        state: GameState | None = None,
     ) -> GameState:
         """Fold ``hands`` (inputs in order) into the game's state.
 
@@ -466,7 +528,75 @@ class Ruleset(ABC):
         A hand after the game has ended is an error. ``closed`` ends the game by hand
         after the given hands (an open-ended game, or a table that stops early): the
         standings become the final ranking.
+
+        With ``state`` (the state after the first hands of this game, e.g. one rebuilt
+        from stored outcomes with :meth:`resume`), ``hands`` are the hands after those:
+        the fold continues from the last hand's ``carry`` and replays nothing. Only the
+        last of those earlier outcomes is needed: ``state.hands`` may hold just that one,
+        and the returned state's ``hands`` then start there too.
         """
+        previous = state.hands if state is not None else ()
+        carry = previous[-1].carry if previous else self.start(config)
+        before = previous[-1].number if previous else 0
+        total = before + len(hands)
+        self.check_length(config, total)
+        outcomes = list(previous)
+        for index, raw in enumerate(hands):
+            number = before + index + 1
+            self.check_open(config, carry, number)
+            try:
+                outcome = self.fold(config, carry, number, raw)
+            except RuleError as exc:
+                raise hand_context(number, exc, total) from None
+            outcomes.append(outcome)
+            carry = outcome.carry
+        if closed and not outcomes:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        return self.finish(config, carry, tuple(outcomes), closed=closed)
+
+    def resume(
+        self, config: GameConfig, hands: Sequence[HandOutcome], *, closed: bool = False
+    ) -> GameState:
+        """The state of a game from its stored hand outcomes (each with its ``carry``),
+        without folding any hand again: only the standings and what comes next. ``hands``
+        may be the last few outcomes only (the last one's ``number`` counts the hands)."""
+        outcomes = tuple(hands)
+        carry = outcomes[-1].carry if outcomes else self.start(config)
+        if closed and not outcomes:
+            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        return self.finish(config, carry, outcomes, closed=closed)
+
+    # -- the fold, one hand at a time (what a game's module implements) ---------------
+
+    @abstractmethod
+    def start(self, config: GameConfig) -> Mapping[str, JSON]:
+        """The fold's running state before the first hand (JSON-able)."""
+
+    def check_length(self, config: GameConfig, hands: int) -> None:  # noqa: B027
+        """Raise :class:`RuleError` if a game of this configuration cannot have ``hands``
+        hands at all (a fixed number of hands), before any hand is read."""
+
+    @abstractmethod
+    def check_open(self, config: GameConfig, carry: Mapping[str, JSON], number: int) -> None:
+        """Raise :class:`RuleError` if hand ``number`` cannot be played: the game is over."""
+
+    @abstractmethod
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, JSON], number: int, raw: Mapping[str, JSON]
+    ) -> HandOutcome:
+        """Check and score hand ``number`` given the running state ``carry`` (not
+        changed); the outcome's ``carry`` is the running state after it."""
+
+    @abstractmethod
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, JSON],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
+    ) -> GameState:
+        """The game's state after ``hands``, whose last running state is ``carry``."""
 
     # -- helpers for subclasses -------------------------------------------------------
 

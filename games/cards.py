@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from games.base import CardError
 
@@ -66,7 +67,7 @@ class FrenchCard:
     rank: str
     suit: str | None
 
-    @property
+    @cached_property
     def code(self) -> str:
         return JOKER if self.is_joker else f"{self.rank}{self.suit or ''}"
 
@@ -99,6 +100,12 @@ def parse_french(code: object, *, suit_optional: bool = False) -> FrenchCard:
     """
     if not isinstance(code, str):
         raise CardError(f"{code!r} is not a card code (expected text such as 'AS' or '10H')")
+    # Cards are immutable and a sheet repeats the same few codes: parse each once.
+    return _parse_french(code, suit_optional)
+
+
+@lru_cache(maxsize=4096)
+def _parse_french(code: str, suit_optional: bool) -> FrenchCard:
     text = "".join(code.split()).upper()
     for symbol, suit in _SYMBOL_TO_SUIT.items():
         text = text.replace(symbol, suit)
@@ -131,7 +138,7 @@ def parse_french(code: object, *, suit_optional: bool = False) -> FrenchCard:
 def french_rank(code: str) -> str:
     """The rank of a French card code, suited or not (``"10H"`` and ``"10"`` give
     ``"10"``; a joker gives ``"JK"``): the ``rank_of`` of :func:`check_copies`."""
-    return parse_french(code, suit_optional=True).rank
+    return _parse_french(code, True).rank
 
 
 def french_deck(
@@ -180,7 +187,7 @@ class UnoCard:
     colour: str | None
     value: str
 
-    @property
+    @cached_property
     def code(self) -> str:
         return self.value if self.colour is None else f"{self.colour}{self.value}"
 
@@ -236,6 +243,11 @@ def parse_uno(code: object, *, colour_optional: bool = False) -> UnoCard:
     """
     if not isinstance(code, str):
         raise CardError(f"{code!r} is not a card code (expected text such as 'G7' or 'W+4')")
+    return _parse_uno(code, colour_optional)
+
+
+@lru_cache(maxsize=4096)
+def _parse_uno(code: str, colour_optional: bool) -> UnoCard:
     text = "".join(code.split()).upper()
     if text in _UNO_WILD_ALIASES:
         return UnoCard(None, _UNO_WILD_ALIASES[text])
@@ -258,7 +270,7 @@ def parse_uno(code: object, *, colour_optional: bool = False) -> UnoCard:
 def uno_value(code: str) -> str:
     """The value of an UNO card code, coloured or not (``"G7"`` and ``"7"`` give ``"7"``;
     wilds give ``"W"`` / ``"W+4"``): the ``rank_of`` of :func:`check_copies`."""
-    return parse_uno(code, colour_optional=True).value
+    return _parse_uno(code, True).value
 
 
 def uno_deck() -> Counter[str]:
@@ -301,6 +313,25 @@ def _holds(deck_name: str) -> str:
     return "hold" if "decks" in deck_name.split() else "holds"
 
 
+#: Copies of each rank per deck (and ``rank_of``), kept with the deck they count so an
+#: id is never mistaken for another deck's: a game checks every hand against one deck.
+_RANK_COPIES: dict[tuple[int, Callable[[str], str]], tuple[Mapping[str, int], Counter[str]]] = {}
+
+
+def _rank_copies(deck: Mapping[str, int], rank_of: Callable[[str], str]) -> Counter[str]:
+    key = (id(deck), rank_of)
+    cached = _RANK_COPIES.get(key)
+    if cached is not None and cached[0] is deck and sum(cached[1].values()) == sum(deck.values()):
+        return cached[1]
+    copies: Counter[str] = Counter()
+    for code, held in deck.items():
+        copies[rank_of(code)] += held
+    if len(_RANK_COPIES) >= 64:
+        _RANK_COPIES.clear()
+    _RANK_COPIES[key] = (deck, copies)
+    return copies
+
+
 def check_copies(
     codes: Iterable[str],
     deck: Mapping[str, int],
@@ -323,25 +354,27 @@ def check_copies(
         games.base.CardError: 4 is entered 5 times (4 ×3, 4H, 4S), but the deck holds only 4 fours
     """
     counts = Counter(codes)
-    holds = _holds(deck_name)
-    rank_copies: Counter[str] = Counter()
-    if rank_of is not None:
-        for code, held in deck.items():
-            rank_copies[rank_of(code)] += held
+    alone = False  # a code that is not a card of the deck: a rank alone, or no card
     for code, count in counts.items():
-        if code in deck:
-            held = deck[code]
-            if count > held:
-                copies = "copy" if held == 1 else "copies"
-                raise CardError(
-                    f"{code} is entered {count} times, "
-                    f"but {deck_name} {holds} only {held} {copies}",
-                    field=field,
-                )
-        elif code not in rank_copies:
-            raise CardError(f"{code} is not in {deck_name}", field=field)
-    if rank_of is None:
+        held = deck.get(code)
+        if held is None:
+            alone = True
+        elif count > held:
+            copies = "copy" if held == 1 else "copies"
+            raise CardError(
+                f"{code} is entered {count} times, "
+                f"but {deck_name} {_holds(deck_name)} only {held} {copies}",
+                field=field,
+            )
+    if not alone:
         return
+    # Only now count the deck by rank (most hands name every card in full).
+    rank_copies = _rank_copies(deck, rank_of) if rank_of is not None else Counter()
+    for code in counts:
+        if code not in deck and code not in rank_copies:
+            raise CardError(f"{code} is not in {deck_name}", field=field)
+    assert rank_of is not None
+    holds = _holds(deck_name)
     # Cards of each rank, by code in the order entered.
     by_rank: dict[str, Counter[str]] = {}
     for code, count in counts.items():

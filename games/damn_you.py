@@ -21,8 +21,9 @@ player in turn.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.base import (
@@ -34,7 +35,6 @@ from games.base import (
     Ruleset,
     as_count,
     as_player_id,
-    hand_context,
     top_ranked,
 )
 
@@ -61,26 +61,33 @@ def deal_sizes(config: GameConfig, dealer: int) -> dict[int, int]:
         >>> deal_sizes(GameConfig("damn-you", (1, 2, 3, 4), None, {}), 1)
         {2: 14, 3: 14, 4: 13, 1: 13}
     """
-    n = len(config.players)
-    extra = DECK_SIZE % n
-    return {
-        player: DECK_SIZE // n + (1 if position < extra else 0)
-        for position, player in enumerate(deal_order(config, dealer))
-    }
+    return dict(_deal(config.players, dealer)[0])
 
 
 def short_players(config: GameConfig, dealer: int) -> list[int]:
     """The players dealt one card fewer than the others, in seat order (none when the
     deck divides evenly)."""
-    sizes = deal_sizes(config, dealer)
+    return list(_deal(config.players, dealer)[1])
+
+
+@lru_cache(maxsize=1024)
+def _deal(players: tuple[int, ...], dealer: int) -> tuple[dict[int, int], tuple[int, ...]]:
+    """The deal sizes and short players of one deal, worked out once (callers copy)."""
+    config = GameConfig("damn-you", players, None, {})
+    n = len(players)
+    extra = DECK_SIZE % n
+    sizes = {
+        player: DECK_SIZE // n + (1 if position < extra else 0)
+        for position, player in enumerate(deal_order(config, dealer))
+    }
     most = max(sizes.values())
-    return [p for p in config.players if sizes[p] < most]
+    return sizes, tuple(p for p in players if sizes[p] < most)
 
 
 def ante_due(config: GameConfig, dealer: int, chips: Mapping[int, int]) -> dict[int, int]:
     """What each player pays into the pot before the hand dealt by ``dealer``: one chip,
     one more when short, never more than the player holds (widow rule)."""
-    short = short_players(config, dealer)
+    short = _deal(config.players, dealer)[1]
     return {p: min(ANTE + (SHORT_ANTE if p in short else 0), chips[p]) for p in config.players}
 
 
@@ -222,63 +229,94 @@ class DamnYou(Ruleset):
             },
         ]
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        start = int(config.options.get("starting_chips", 20))
+        carry = {
+            "chips": [start] * len(config.players),
+            "pot": 0,
+            "ended_by": "",
+            "over": "",  # why no more hands can be recorded
+            "sole_holder": None,
+            "closing_ante": None,
+        }
+        return self._check_next_ante(config, carry, 1)
+
+    @staticmethod
+    def _check_next_ante(config: GameConfig, carry: dict[str, Any], number: int) -> dict[str, Any]:
+        # Decision: the ante is fixed by the deal, so it is settled as soon as the
+        # previous hand is: if it would leave one player holding chips, the game
+        # ends before hand ``number`` is played.
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        due = ante_due(config, config.dealer_for(number), chips)
+        after = {p: chips[p] - due[p] for p in config.players}
+        holders = chip_holders(after)
+        if len(holders) == 1:
+            sole_holder = holders[0]
+            carry.update(
+                chips=[after[p] for p in config.players],
+                pot=carry["pot"] + sum(due.values()),
+                sole_holder=sole_holder,
+                ended_by="early",
+                closing_ante=[{"player": p, "paid": due[p]} for p in config.players],
+                over=(
+                    f"the game is over: after the ante of hand {number} only player "
+                    f"{sole_holder} holds chips"
+                ),
+            )
+        return carry
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["ended_by"]:
+            raise RuleError(carry["over"])
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        dealer = config.dealer_for(number)
+        hand = parse_hand(config, raw, _deal(config.players, dealer)[0])
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        fold = self._fold_hand(config, number, chips, hand)
+        after: dict[str, Any] = {
+            **carry,
+            "chips": [fold.chips[p] for p in config.players],
+            "pot": fold.pot,
+        }
+        if fold.sole_holder is not None:
+            after.update(
+                sole_holder=fold.sole_holder,
+                ended_by="early",
+                over=(
+                    f"the game is over: only player {fold.sole_holder} holds chips "
+                    f"since hand {number}"
+                ),
+            )
+        elif number == len(config.players):
+            n = len(config.players)
+            after.update(
+                ended_by="hands",
+                over=f"the game is over after hand {n} (one hand dealt by each player)",
+            )
+        else:
+            after = self._check_next_ante(config, after, number + 1)
+        o = fold.outcome
+        return HandOutcome(
+            o.number, o.dealer, o.winner, o.input, o.points, o.totals, None, o.extras, after
+        )
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
     ) -> GameState:
         n = len(config.players)
         start = int(config.options.get("starting_chips", 20))
-        chips = dict.fromkeys(config.players, start)
-        pot = 0
-        outcomes: list[HandOutcome] = []
-        ended_by = ""
-        over = ""  # why no more hands can be recorded
-        sole_holder: int | None = None
-        closing_ante: list[dict[str, int]] | None = None
-
-        def check_next_ante(number: int) -> None:
-            # Decision: the ante is fixed by the deal, so it is settled as soon as the
-            # previous hand is: if it would leave one player holding chips, the game
-            # ends before hand ``number`` is played.
-            nonlocal pot, ended_by, over, sole_holder, closing_ante
-            due = ante_due(config, config.dealer_for(number), chips)
-            after = {p: chips[p] - due[p] for p in config.players}
-            holders = chip_holders(after)
-            if len(holders) == 1:
-                chips.update(after)
-                pot += sum(due.values())
-                sole_holder, ended_by = holders[0], "early"
-                closing_ante = [{"player": p, "paid": due[p]} for p in config.players]
-                over = (
-                    f"the game is over: after the ante of hand {number} only player "
-                    f"{sole_holder} holds chips"
-                )
-
-        check_next_ante(1)
-        for index, raw in enumerate(hands):
-            number = index + 1
-            if ended_by:
-                raise RuleError(over)
-            dealer = config.dealer_for(number)
-            try:
-                hand = parse_hand(config, raw, deal_sizes(config, dealer))
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            fold = self._fold_hand(config, number, chips, hand)
-            outcomes.append(fold.outcome)
-            chips, pot = fold.chips, fold.pot
-            if fold.sole_holder is not None:
-                sole_holder, ended_by = fold.sole_holder, "early"
-                over = (
-                    f"the game is over: only player {sole_holder} holds chips since hand {number}"
-                )
-            elif number == n:
-                ended_by = "hands"
-                over = f"the game is over after hand {n} (one hand dealt by each player)"
-            else:
-                check_next_ante(number + 1)
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        chips = dict(zip(config.players, carry["chips"], strict=True))
+        ended_by = carry["ended_by"]
+        sole_holder = carry["sole_holder"]
+        played = hands[-1].number if hands else 0
         if closed and not ended_by:
             ended_by = "closed"
         finished = bool(ended_by)
@@ -290,17 +328,17 @@ class DamnYou(Ruleset):
             winners = top_ranked(standings)
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(chips),
+            hands=hands,
+            scores=chips,
             standings=standings,
             finished=finished,
             winners=winners,
             next_hand=None if finished else self._next_hand(config, played + 1, chips),
             extras={
-                "pot": pot,
+                "pot": carry["pot"],
                 "starting_chips": start,
                 "hands_total": n,
-                "closing_ante": closing_ante,
+                "closing_ante": carry["closing_ante"],
             },
             ended_by=ended_by,
         )
@@ -313,7 +351,7 @@ class DamnYou(Ruleset):
         the pot) as one step, checking for a lone chip holder after the passes and after
         the settlement. (The ante was checked before the hand: see ``play``.)"""
         dealer = config.dealer_for(number)
-        dealt = deal_sizes(config, dealer)
+        dealt = _deal(config.players, dealer)[0]
         chips = dict(before)
         paid = dict.fromkeys(config.players, 0)
         received = dict.fromkeys(config.players, 0)

@@ -6,8 +6,9 @@ variant fixes the sequence of dirt ranks and so the number of hands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections import Counter
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.base import (
@@ -18,7 +19,6 @@ from games.base import (
     RuleError,
     Ruleset,
     Variant,
-    hand_context,
     next_hand_of,
     top_ranked,
 )
@@ -70,6 +70,24 @@ def _code(card: FrenchCard) -> str:
     return card.code
 
 
+@lru_cache(maxsize=64)
+def _points_of(dirt_rank: str, ten_points: int) -> Callable[[FrenchCard], int]:
+    """:func:`card_points` for one dirt rank, remembering each card's points."""
+    memo: dict[FrenchCard, int] = {}
+
+    def points(card: FrenchCard) -> int:
+        value = memo.get(card)
+        if value is None:
+            value = memo[card] = card_points(card, dirt_rank, ten_points=ten_points)
+        return value
+
+    return points
+
+
+def _parse_card(code: object) -> FrenchCard:
+    return parse_french(code, suit_optional=True)
+
+
 class Dirt(Ruleset):
     slug = "dirt"
     name = "Dirt on Your Neighbor"
@@ -109,6 +127,10 @@ class Dirt(Ruleset):
     wins_with = "low"
     score_label = "points"
 
+    def __init__(self) -> None:
+        # The deck of each number of decks, built once (it is never changed).
+        self._decks: dict[int, tuple[Counter[str], str]] = {}
+
     def default_options(self, n_players: int) -> dict[str, Any]:
         return {"ten_points": 1, "decks": default_decks(n_players)}
 
@@ -141,64 +163,84 @@ class Dirt(Ruleset):
         if config.teams and len(config.teams[0]) < 1:
             raise RuleError("teams cannot be empty", "teams")
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    def _deck(self, config: GameConfig) -> tuple[int, Counter[str], str]:
+        decks = int(config.options.get("decks") or default_decks(len(config.players)))
+        cached = self._decks.get(decks)
+        if cached is None:
+            deck_name = f"{decks} deck{'s' if decks != 1 else ''} with jokers"
+            cached = self._decks[decks] = (french_deck(decks, jokers_per_deck=2), deck_name)
+        return decks, *cached
+
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        teams = config.teams
+        return {
+            "totals": [0] * len(config.players),
+            "team_totals": [0] * len(teams) if teams else None,
+        }
+
+    def check_length(self, config: GameConfig, hands: int) -> None:
+        ranks = self.dirt_ranks(config.variant)
+        if hands > len(ranks):
+            raise RuleError(f"this game is over after hand {len(ranks)}")
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        self.check_length(config, number)
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        dirt = self.dirt_ranks(config.variant)[number - 1]
+        ten = int(config.options.get("ten_points", 1))
+        _, deck, deck_name = self._deck(config)
+        parsed = parse_left_in_hand(
+            config,
+            raw,
+            # Suits score nothing: a rank alone ("4") is a card too.
+            parse_card=_parse_card,
+            card_code=_code,
+            card_points=_points_of(dirt, ten),
+            deck=deck,
+            deck_name=deck_name,
+            rank_of=french_rank,
+        )
+        points = parsed.points
+        totals = [t + points[p] for t, p in zip(carry["totals"], config.players, strict=True)]
+        team_points: tuple[int, ...] | None = None
+        team_totals = carry["team_totals"]
+        if config.teams and team_totals is not None:
+            winning_team = config.team_of(parsed.winner)
+            # Partner Dirt: the team of the player who went out scores 0 that hand,
+            # whatever its other members still hold.
+            team_points = tuple(
+                0 if t == winning_team else sum(points[p] for p in team)
+                for t, team in enumerate(config.teams)
+            )
+            team_totals = [a + b for a, b in zip(team_totals, team_points, strict=True)]
+        return HandOutcome(
+            number=number,
+            dealer=config.dealer_for(number),
+            winner=parsed.winner,
+            input=parsed.input,
+            points=points,
+            totals=dict(zip(config.players, totals, strict=True)),
+            team_points=team_points,
+            extras={"dirt_rank": dirt},
+            carry={"totals": totals, "team_totals": team_totals},
+        )
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
     ) -> GameState:
         ranks = self.dirt_ranks(config.variant)
-        ten = int(config.options.get("ten_points", 1))
-        decks = int(config.options.get("decks") or default_decks(len(config.players)))
-        deck = french_deck(decks, jokers_per_deck=2)
-        deck_name = f"{decks} deck{'s' if decks != 1 else ''} with jokers"
-        totals = dict.fromkeys(config.players, 0)
-        team_totals = [0] * len(config.teams) if config.teams else None
-        outcomes: list[HandOutcome] = []
-        if len(hands) > len(ranks):
-            raise RuleError(f"this game is over after hand {len(ranks)}")
-        for index, raw in enumerate(hands):
-            number = index + 1
-            dirt = ranks[index]
-            try:
-                parsed = parse_left_in_hand(
-                    config,
-                    raw,
-                    # Suits score nothing: a rank alone ("4") is a card too.
-                    parse_card=partial(parse_french, suit_optional=True),
-                    card_code=_code,
-                    card_points=partial(card_points, dirt_rank=dirt, ten_points=ten),
-                    deck=deck,
-                    deck_name=deck_name,
-                    rank_of=french_rank,
-                )
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            team_points: tuple[int, ...] | None = None
-            if config.teams and team_totals is not None:
-                winning_team = config.team_of(parsed.winner)
-                # Partner Dirt: the team of the player who went out scores 0 that hand,
-                # whatever its other members still hold.
-                team_points = tuple(
-                    0 if t == winning_team else sum(parsed.points[p] for p in team)
-                    for t, team in enumerate(config.teams)
-                )
-                for t, pts in enumerate(team_points):
-                    team_totals[t] += pts
-            for p in config.players:
-                totals[p] += parsed.points[p]
-            outcomes.append(
-                HandOutcome(
-                    number=number,
-                    dealer=config.dealer_for(number),
-                    winner=parsed.winner,
-                    input=parsed.input,
-                    points=dict(parsed.points),
-                    totals=dict(totals),
-                    team_points=team_points,
-                    extras={"dirt_rank": dirt},
-                )
-            )
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        decks = self._deck(config)[0]
+        totals = dict(zip(config.players, carry["totals"], strict=True))
+        team_totals = carry["team_totals"]
+        played = hands[-1].number if hands else 0
         finished = played == len(ranks) or closed
         standings = self.ranked_rows(
             config,
@@ -217,8 +259,8 @@ class Dirt(Ruleset):
             )
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(totals),
+            hands=hands,
+            scores=totals,
             standings=standings,
             finished=finished,
             winners=winners,

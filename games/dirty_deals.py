@@ -18,7 +18,7 @@ win two rubbers wins the match.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,6 @@ from games.base import (
     Ruleset,
     as_count,
     as_player_id,
-    hand_context,
     next_hand_of,
     top_ranked,
 )
@@ -255,65 +254,74 @@ class DirtyDeals(Ruleset):
             },
         ]
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
-    ) -> GameState:
-        scores = dict.fromkeys(config.players, 0)
-        rubbers = dict.fromkeys(config.players, 0)
-        rubber = 1
-        outcomes: list[HandOutcome] = []
-        champion: int | None = None
-        for index, raw in enumerate(hands):
-            number = index + 1
-            if champion is not None:
-                raise RuleError(
-                    f"the match is over: player {champion} won "
-                    f"{RUBBERS_TO_WIN} rubbers by hand {len(outcomes)}"
-                )
-            try:
-                hand = parse_hand(config, raw)
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            points = dict.fromkeys(config.players, 0)
-            points[hand.winner] = hand.claim_points
-            if hand.bower_holder is not None:
-                points[hand.bower_holder] += BOWER_BONUS
-            for p in config.players:
-                scores[p] += points[p]
-            totals = dict(scores)
-            top = max(scores.values())
-            leaders = [p for p in config.players if scores[p] == top]
-            won_by: int | None = None
-            hand_rubber = rubber
-            # A tie at the top (9 or more) plays on until one player leads alone.
-            if top >= RUBBER_TARGET and len(leaders) == 1:
-                won_by = leaders[0]
-                rubbers[won_by] += 1
-                scores = dict.fromkeys(config.players, 0)
-                if rubbers[won_by] >= RUBBERS_TO_WIN:
-                    champion = won_by
-                else:
-                    rubber += 1
-            outcomes.append(
-                HandOutcome(
-                    number=number,
-                    dealer=config.dealer_for(number),
-                    winner=hand.winner,
-                    input=hand.as_input(),
-                    points=points,
-                    totals=totals,
-                    extras={
-                        "rubber": hand_rubber,
-                        "rubber_won_by": won_by,
-                        "suit": hand.suit,
-                        "bower": hand.bower,
-                        "claim_points": hand.claim_points,
-                    },
-                )
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        n = len(config.players)
+        return {"scores": [0] * n, "rubbers": [0] * n, "rubber": 1, "champion": None}
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["champion"] is not None:
+            raise RuleError(
+                f"the match is over: player {carry['champion']} won "
+                f"{RUBBERS_TO_WIN} rubbers by hand {number - 1}"
             )
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        hand = parse_hand(config, raw)
+        players = config.players
+        points = dict.fromkeys(players, 0)
+        points[hand.winner] = hand.claim_points
+        if hand.bower_holder is not None:
+            points[hand.bower_holder] += BOWER_BONUS
+        scores = [s + points[p] for s, p in zip(carry["scores"], players, strict=True)]
+        rubbers = list(carry["rubbers"])
+        rubber = carry["rubber"]
+        champion = None
+        totals = dict(zip(players, scores, strict=True))
+        top = max(scores)
+        leaders = [p for p in players if totals[p] == top]
+        won_by: int | None = None
+        hand_rubber = rubber
+        # A tie at the top (9 or more) plays on until one player leads alone.
+        if top >= RUBBER_TARGET and len(leaders) == 1:
+            won_by = leaders[0]
+            seat = config.seat_of(won_by)
+            rubbers[seat] += 1
+            scores = [0] * len(players)
+            if rubbers[seat] >= RUBBERS_TO_WIN:
+                champion = won_by
+            else:
+                rubber += 1
+        return HandOutcome(
+            number=number,
+            dealer=config.dealer_for(number),
+            winner=hand.winner,
+            input=hand.as_input(),
+            points=points,
+            totals=totals,
+            extras={
+                "rubber": hand_rubber,
+                "rubber_won_by": won_by,
+                "suit": hand.suit,
+                "bower": hand.bower,
+                "claim_points": hand.claim_points,
+            },
+            carry={"scores": scores, "rubbers": rubbers, "rubber": rubber, "champion": champion},
+        )
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
+    ) -> GameState:
+        scores = dict(zip(config.players, carry["scores"], strict=True))
+        rubbers = dict(zip(config.players, carry["rubbers"], strict=True))
+        rubber, champion = carry["rubber"], carry["champion"]
+        played = hands[-1].number if hands else 0
         standings = self.ranked_rows(
             config,
             scores,
@@ -331,8 +339,8 @@ class DirtyDeals(Ruleset):
             next_hand = next_hand_of(config, played, rubber=rubber, bowers=dict(BOWER))
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(scores),
+            hands=hands,
+            scores=scores,
             standings=standings,
             finished=finished,
             winners=winners,

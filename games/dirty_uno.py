@@ -15,8 +15,7 @@ lowest wins). In both, a score of exactly 500 drops back to 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
@@ -26,7 +25,6 @@ from games.base import (
     Option,
     RuleError,
     Ruleset,
-    hand_context,
     next_hand_of,
     top_ranked,
 )
@@ -69,6 +67,17 @@ def card_points(card: UnoCard) -> int:
     if card.value.isdigit():
         return int(card.value)
     return ACTION_POINTS
+
+
+_DECK = uno_deck()
+
+
+def _parse_card(code: object) -> UnoCard:
+    return parse_uno(code, colour_optional=True)
+
+
+def _code(card: UnoCard) -> str:
+    return card.code
 
 
 class DirtyUno(Ruleset):
@@ -118,60 +127,66 @@ class DirtyUno(Ruleset):
             {"card": "Draw Two, Reverse, Skip", "points": ACTION_POINTS, "note": ""},
         ]
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        return {"scores": [0] * len(config.players), "over_after": None}
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["over_after"] is not None:
+            raise RuleError(
+                f"the game is over: a score passed {TARGET} in hand {carry['over_after']}"
+            )
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        parsed = parse_left_in_hand(
+            config,
+            raw,
+            # Colours score nothing: a value alone ("7", "S") is a card too.
+            parse_card=_parse_card,
+            card_code=_code,
+            card_points=card_points,
+            deck=_DECK,
+            deck_name="the 108-card UNO deck",
+            rank_of=uno_value,
+        )
+        if config.options.get("scoring", "standard") == "penalty":
+            points = dict(parsed.points)
+        else:
+            won = sum(parsed.points.values())
+            points = {p: won if p == parsed.winner else 0 for p in config.players}
+        resets: list[int] = []
+        scores = list(carry["scores"])
+        for seat, p in enumerate(config.players):
+            scores[seat] += points[p]
+            if scores[seat] == RESET_AT:
+                scores[seat] = 0
+                resets.append(p)
+        over = any(s > TARGET for s in scores)
+        return HandOutcome(
+            number=number,
+            dealer=config.dealer_for(number),
+            winner=parsed.winner,
+            input=parsed.input,
+            points=points,
+            totals=dict(zip(config.players, scores, strict=True)),
+            extras={"resets": resets},
+            carry={"scores": scores, "over_after": number if over else None},
+        )
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
     ) -> GameState:
         scoring = str(config.options.get("scoring", "standard"))
         penalty = scoring == "penalty"
-        deck = uno_deck()
-        scores = dict.fromkeys(config.players, 0)
-        outcomes: list[HandOutcome] = []
-        over_after: int | None = None
-        for index, raw in enumerate(hands):
-            number = index + 1
-            if over_after is not None:
-                raise RuleError(f"the game is over: a score passed {TARGET} in hand {over_after}")
-            try:
-                parsed = parse_left_in_hand(
-                    config,
-                    raw,
-                    # Colours score nothing: a value alone ("7", "S") is a card too.
-                    parse_card=partial(parse_uno, colour_optional=True),
-                    card_code=lambda c: c.code,
-                    card_points=card_points,
-                    deck=deck,
-                    deck_name="the 108-card UNO deck",
-                    rank_of=uno_value,
-                )
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            if penalty:
-                points = dict(parsed.points)
-            else:
-                won = sum(parsed.points.values())
-                points = {p: won if p == parsed.winner else 0 for p in config.players}
-            resets: list[int] = []
-            for p in config.players:
-                scores[p] += points[p]
-                if scores[p] == RESET_AT:
-                    scores[p] = 0
-                    resets.append(p)
-            outcomes.append(
-                HandOutcome(
-                    number=number,
-                    dealer=config.dealer_for(number),
-                    winner=parsed.winner,
-                    input=parsed.input,
-                    points=points,
-                    totals=dict(scores),
-                    extras={"resets": resets},
-                )
-            )
-            if any(s > TARGET for s in scores.values()):
-                over_after = number
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        scores = dict(zip(config.players, carry["scores"], strict=True))
+        over_after = carry["over_after"]
+        played = hands[-1].number if hands else 0
         finished = over_after is not None or closed
         if penalty:
             standings = self.ranked_rows(config, scores, key=lambda p: scores[p])
@@ -188,8 +203,8 @@ class DirtyUno(Ruleset):
             next_hand = next_hand_of(config, played, reminder=REMINDER)
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(scores),
+            hands=hands,
+            scores=scores,
             standings=standings,
             finished=finished,
             winners=winners,

@@ -13,7 +13,7 @@ game (``0`` leaves the game open until the table closes it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from games.base import (
@@ -24,7 +24,6 @@ from games.base import (
     RuleError,
     Ruleset,
     as_player_id,
-    hand_context,
     next_hand_of,
     top_ranked,
 )
@@ -83,40 +82,53 @@ class ScrewYourNeighbour(Ruleset):
             raise RuleError("say who went out first", "winner")
         return as_player_id(raw.get("winner"), config, "winner")
 
-    def play(
-        self, config: GameConfig, hands: Sequence[Mapping[str, Any]], *, closed: bool = False
+    def start(self, config: GameConfig) -> dict[str, Any]:
+        return {"wins": [0] * len(config.players), "champion": None}
+
+    def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["champion"] is not None:
+            target = int(config.options.get("target_wins", 3))
+            raise RuleError(
+                f"the game is over: player {carry['champion']} reached {target} hand wins "
+                f"in hand {number - 1}"
+            )
+
+    def fold(
+        self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
+    ) -> HandOutcome:
+        winner = self.parse_hand(config, raw)
+        players = config.players
+        seat = players.index(winner)
+        wins = list(carry["wins"])
+        wins[seat] += 1
+        target = config.options.get("target_wins", 3)
+        champion = winner if target and wins[seat] >= int(target) else None
+        points = dict.fromkeys(players, 0)
+        points[winner] = 1
+        return HandOutcome(
+            number,
+            config.dealer_for(number),
+            winner,
+            {"winner": winner},
+            points,
+            dict(zip(players, wins)),  # noqa: B905 (one count per seat)
+            None,
+            {},
+            {"wins": wins, "champion": champion},
+        )
+
+    def finish(
+        self,
+        config: GameConfig,
+        carry: Mapping[str, Any],
+        hands: tuple[HandOutcome, ...],
+        *,
+        closed: bool,
     ) -> GameState:
         target = int(config.options.get("target_wins", 3))
-        wins = dict.fromkeys(config.players, 0)
-        outcomes: list[HandOutcome] = []
-        champion: int | None = None
-        for index, raw in enumerate(hands):
-            number = index + 1
-            if champion is not None:
-                raise RuleError(
-                    f"the game is over: player {champion} reached {target} hand wins "
-                    f"in hand {len(outcomes)}"
-                )
-            try:
-                winner = self.parse_hand(config, raw)
-            except RuleError as exc:
-                raise hand_context(number, exc, len(hands)) from None
-            wins[winner] += 1
-            outcomes.append(
-                HandOutcome(
-                    number=number,
-                    dealer=config.dealer_for(number),
-                    winner=winner,
-                    input={"winner": winner},
-                    points={p: int(p == winner) for p in config.players},
-                    totals=dict(wins),
-                )
-            )
-            if target and wins[winner] >= target:
-                champion = winner
-        played = len(outcomes)
-        if closed and played == 0:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+        wins = dict(zip(config.players, carry["wins"], strict=True))
+        champion = carry["champion"]
+        played = hands[-1].number if hands else 0
         standings = self.ranked_rows(config, wins, key=lambda p: -wins[p])
         finished = champion is not None or closed
         winners: tuple[int, ...] = ()
@@ -131,8 +143,8 @@ class ScrewYourNeighbour(Ruleset):
             next_hand = next_hand_of(config, played)
         return GameState(
             config=config,
-            hands=tuple(outcomes),
-            scores=dict(wins),
+            hands=hands,
+            scores=wins,
             standings=standings,
             finished=finished,
             winners=winners,

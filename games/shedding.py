@@ -97,9 +97,10 @@ def parse_left_in_hand(
             except CardError as exc:
                 raise CardError(f"player {player}: {exc.message}", "results") from None
             cards[player] = parsed
-            points[player] = sum(card_points(c) for c in parsed)
-            normalised[player] = {"player": player, "cards": [card_code(c) for c in parsed]}
-            all_codes.extend(card_code(c) for c in parsed)
+            points[player] = sum(map(card_points, parsed))
+            entered = list(map(card_code, parsed))
+            normalised[player] = {"player": player, "cards": entered}
+            all_codes.extend(entered)
         elif has_points:
             points[player] = as_count(
                 entry["points"], "results", f"player {player}: points", maximum=MAX_HAND_POINTS

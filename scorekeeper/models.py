@@ -165,6 +165,10 @@ class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
     input = models.JSONField()
+    #: What the engine made of this hand: the API's hand object without input and
+    #: revision, plus the fold's running state ("carry"), so no request replays the
+    #: game; empty until computed. ``rebuild_derived`` recomputes it.
+    derived = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

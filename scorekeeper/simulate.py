@@ -173,7 +173,7 @@ def play_out(
     state = rules.play(config, inputs)
     while not state.finished and (max_hands is None or len(inputs) < max_hands):
         candidate = next_hand(rng, config, state, skill)
-        state = rules.play(config, [*inputs, candidate])
+        state = rules.play(config, [candidate], state=state)
         inputs.append(dict(state.hands[-1].input))
     return inputs, state
 

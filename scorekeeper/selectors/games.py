@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, Q, QuerySet
+from django.db import connection
+from django.db.models import Exists, Prefetch, Q, QuerySet
 
-from games import GameConfig, GameState, get_ruleset
+from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
 
 
@@ -81,9 +83,9 @@ def can_change_league(user: User | AnonymousUser, league: League) -> bool:
     return league.memberships.filter(player__user_id=user.pk).exists()
 
 
-def game_config(game: Game) -> GameConfig:
-    """The engine's configuration of a stored game."""
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
+def game_config(game: Game, seats: Sequence[Seat] | None = None) -> GameConfig:
+    """The engine's configuration of a stored game (its prefetched seats, or ``seats``)."""
+    seats = sorted(game.seats.all() if seats is None else seats, key=lambda s: s.position)
     teams = game.teams or None
     return GameConfig(
         ruleset=game.ruleset,
@@ -123,18 +125,177 @@ def game_hand_inputs(game: Game) -> list[dict[str, Any]]:
     return [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
 
 
+#: The keys of a stored outcome that are not the ruleset's own facts (``extras``).
+_OUTCOME_KEYS = frozenset(
+    {"number", "dealer", "winner", "points", "totals", "team_points", "carry"}
+)
+
+
+def stored_outcome(hand: Hand) -> HandOutcome | None:
+    """The engine's outcome of a stored hand, from ``Hand.derived`` (None when it was
+    never computed, e.g. a hand imported from a file)."""
+    data = hand.derived
+    if not data or data.get("number") != hand.number or "carry" not in data:
+        return None
+    team_points = data.get("team_points")
+    return HandOutcome(
+        hand.number,
+        data["dealer"],
+        data["winner"],
+        hand.input,
+        {row["player"]: row["points"] for row in data["points"]},
+        {row["player"]: row["score"] for row in data["totals"]},
+        tuple(row["points"] for row in team_points) if team_points is not None else None,
+        {k: v for k, v in data.items() if k not in _OUTCOME_KEYS},
+        data["carry"],
+    )
+
+
+def derived_of(outcome: HandOutcome) -> dict[str, Any]:
+    """What ``Hand.derived`` stores of an outcome: the API's hand object without the
+    input and revision (so the database can serve it as it is), and the fold's running
+    state after the hand."""
+    data = outcome.as_dict()
+    data["carry"] = outcome.carry
+    return data
+
+
+def last_hand_state(game: Game) -> GameState:
+    """A stored game's state from its last hand's stored outcome alone (one query, and
+    ``hands`` holds that hand only): for reads that take the hands from elsewhere."""
+    rules = get_ruleset(game.ruleset)
+    config = game_config(game)
+    last = Hand.objects.filter(game=game).order_by("-number").first()
+    if last is None:
+        return rules.resume(config, [], closed=game.closed)
+    outcome = stored_outcome(last)
+    if outcome is None:
+        every = sorted(Hand.objects.filter(game=game), key=lambda h: h.number)
+        return rules.play(config, [h.input for h in every], closed=game.closed)
+    return rules.resume(config, [outcome], closed=game.closed)
+
+
+@dataclass(frozen=True)
+class HandsJson:
+    """A game's hands as the API's JSON array (text), and its state from the last
+    hand's stored outcome (``hands`` holding that hand only)."""
+
+    text: str
+    state: GameState
+
+
+def hands_json(game: Game) -> HandsJson | None:
+    """Every hand of a game as the API's JSON array, built by PostgreSQL from the stored
+    outcomes in one query that also brings the last hand (no other hand passes through
+    Python); None on another database, or when a hand has no stored outcome."""
+    if connection.vendor != "postgresql":
+        return None
+    table = connection.ops.quote_name(Hand._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(jsonb_agg((derived - 'carry') || jsonb_build_object("
+            "'input', input, 'revision', revision) ORDER BY number), '[]')::text, "
+            "coalesce(bool_and(derived ? 'carry'), true), max(number), "
+            "((array_agg(jsonb_build_array(input, derived) ORDER BY number DESC))[1])::text "
+            f"FROM {table} WHERE game_id = %s",
+            [game.pk],
+        )
+        text, complete, number, last = cursor.fetchone()
+    if not complete:
+        return None
+    rules = get_ruleset(game.ruleset)
+    config = game_config(game)
+    if number is None:
+        return HandsJson(text, rules.resume(config, [], closed=game.closed))
+    hand_input, derived = json.loads(last)
+    outcome = stored_outcome(Hand(game=game, number=number, input=hand_input, derived=derived))
+    assert outcome is not None  # every hand has its outcome (checked above)
+    return HandsJson(text, rules.resume(config, [outcome], closed=game.closed))
+
+
 def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
-    """Fold a stored game's hands through the engine (prefetch seats and hands first)."""
-    inputs = game_hand_inputs(game) if hand_inputs is None else list(hand_inputs)
-    return get_ruleset(game.ruleset).play(game_config(game), inputs, closed=game.closed)
+    """A stored game's state (prefetch seats and hands first). The hands' stored outcomes
+    are read back, not replayed: the engine only works out the standings and what comes
+    next, and folds a hand only where no outcome is stored. With ``hand_inputs`` (other
+    inputs than the stored ones: a preview) every hand is folded."""
+    rules = get_ruleset(game.ruleset)
+    config = game_config(game)
+    if hand_inputs is not None:
+        return rules.play(config, list(hand_inputs), closed=game.closed)
+    hands = sorted(game.hands.all(), key=lambda h: h.number)
+    outcomes: list[HandOutcome] = []
+    for hand in hands:
+        outcome = stored_outcome(hand)
+        if outcome is None:
+            break
+        outcomes.append(outcome)
+    if len(outcomes) == len(hands):
+        return rules.resume(config, outcomes, closed=game.closed)
+    rest = [h.input for h in hands[len(outcomes) :]]
+    start = rules.resume(config, outcomes)
+    return rules.play(config, rest, closed=game.closed, state=start)
 
 
 def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
     """Games with what ``game_state`` and the sheet need, in a fixed number of queries."""
     qs = queryset if queryset is not None else Game.objects.all()
     return qs.select_related("league", "owner", "first_dealer").prefetch_related(
-        "seats__player", "hands"
+        Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
     )
+
+
+def _game_with_seats(pk: int) -> Game | None:
+    """A game row and its seats with their players, in one query (a game always has
+    seats); the seats are put where ``game.seats.all()`` finds them."""
+    seats = list(
+        Seat.objects.select_related("game", "player").filter(game_id=pk).order_by("position")
+    )
+    if not seats:
+        return None
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    # What prefetch_related would leave: a queryset already holding its rows.
+    cached = game.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
+    return game
+
+
+def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> Game | None:
+    """One game with :func:`game_with_related`'s rows (without its hands if not
+    ``hands``), if ``user`` may see it. The owner's own game (the common case) needs no
+    visibility query."""
+    if not user.is_authenticated:
+        return None
+    game = game_with_related(Game.objects.filter(pk=pk)).first() if hands else _game_with_seats(pk)
+    if game is None:
+        return None
+    if game.owner_id == user.pk or getattr(user, "is_superuser", False):
+        return game
+    return game if games_visible_to(user).filter(pk=pk).exists() else None
+
+
+def visible_game_version(user: User | AnonymousUser, pk: int) -> int | None:
+    """The version of a game ``user`` may see (None if none): what a polling phone
+    compares, in one small query for the owner."""
+    if not user.is_authenticated:
+        return None
+    # Plain SQL: a phone asks this every few seconds, and the ORM's query building
+    # would cost more CPU than the rest of the request.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT version, owner_id FROM {connection.ops.quote_name(Game._meta.db_table)} "
+            "WHERE id = %s",
+            [pk],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    if row[1] == user.pk or getattr(user, "is_superuser", False):
+        return int(row[0])
+    return row[0] if games_visible_to(user).filter(pk=pk).exists() else None
 
 
 def player_names(game: Game) -> dict[int, str]:

@@ -15,11 +15,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
-from games import GameState, HandOutcome, RuleError, get_ruleset
+from games import GameConfig, GameState, HandOutcome, RuleError, Ruleset, get_ruleset
+from games.base import hand_context
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
 from scorekeeper.models import (
     Game,
@@ -37,9 +38,10 @@ from scorekeeper.models import (
 from scorekeeper.selectors.games import (
     can_change_game,
     can_change_league,
+    derived_of,
     game_config,
-    game_state,
     seat_results,
+    stored_outcome,
 )
 from scorekeeper.selectors.invites import guest_may_change
 from scorekeeper.services import stats
@@ -54,7 +56,11 @@ MAX_HANDS = 1000
 @dataclass(frozen=True)
 class HandWritten:
     """The outcome of a hand write: the stored hand (None after an undo), the game's new
-    state, the engine's outcome of that hand, and the API representation of it."""
+    state, the engine's outcome of that hand, and the API representation of it.
+
+    ``state`` is the game's state after the write, but its ``hands`` hold only the hands
+    the write needed (the last ones): a write never reads the whole game. The number of
+    hands is ``state.hands[-1].number`` (0 with no hands); ``game_state`` reads them all."""
 
     game: Game
     state: GameState
@@ -121,7 +127,8 @@ def game_create(
             (Membership(league=league_obj, player_id=pid) for pid in config.players),
             ignore_conflicts=True,
         )
-    _sync_derived(game, game_state(_refetch(game)), was_finished=False)
+    seats = list(Seat.objects.filter(game=game))
+    _sync_derived(game, get_ruleset(game.ruleset).resume(config, []), seats, was_finished=False)
     return game
 
 
@@ -130,6 +137,69 @@ def _refetch(game: Game, *, lock: bool = False) -> Game:
     fresh = qs.get(pk=game.pk)
     prefetch_related_objects([fresh], "seats__player", "hands")
     return fresh
+
+
+@dataclass(frozen=True)
+class _Locked:
+    """A game locked for a write, with what every write needs and nothing that grows
+    with the game's length: its seats, configuration and rules."""
+
+    game: Game
+    seats: list[Seat]
+    config: GameConfig
+    rules: Ruleset
+
+
+def _lock(game: Game, user: User | None, guest: Guest | None = None) -> _Locked:
+    """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
+    the game alone: a game always has seats)."""
+    seats = list(
+        Seat.objects.select_related("game")
+        .select_for_update(of=("game",))
+        .filter(game_id=game.pk)
+        .order_by("position")
+    )
+    if not seats:
+        raise Game.DoesNotExist(f"There is no game {game.pk}.")
+    locked = seats[0].game
+    for seat in seats:
+        seat.game = locked
+    _check_may_change(user, locked, guest)
+    return _Locked(locked, seats, game_config(locked, seats), get_ruleset(locked.ruleset))
+
+
+def _outcomes_from(at: _Locked, first: int) -> list[HandOutcome]:
+    """The stored outcomes of hands ``first`` onwards. Where a hand has none (a game
+    imported from a file, or stored before outcomes were), the game is folded once and
+    every hand's outcome stored, so later writes find them."""
+    hands = list(Hand.objects.filter(game=at.game, number__gte=first).order_by("number"))
+    outcomes = [stored_outcome(h) for h in hands]
+    known = [o for o in outcomes if o is not None]
+    if len(known) == len(hands):
+        return known
+    every = list(Hand.objects.filter(game=at.game).order_by("number"))
+    state = at.rules.play(at.config, [h.input for h in every])
+    for hand, outcome in zip(every, state.hands, strict=True):
+        hand.derived = derived_of(outcome)
+    Hand.objects.bulk_update(every, ["derived"], batch_size=500)
+    return [o for o in state.hands if o.number >= first]
+
+
+def _state_after(at: _Locked, number: int, *, closed: bool = False) -> GameState:
+    """The game's state after hand ``number`` (0: before any hand), from that hand's
+    stored outcome alone."""
+    last = _outcomes_from(at, number)[:1] if number > 0 else []
+    return at.rules.resume(at.config, last, closed=closed)
+
+
+def _current_state(at: _Locked) -> GameState:
+    """The game's state now, from its last hand's stored outcome alone."""
+    last = Hand.objects.filter(game=at.game).order_by("-number").first()
+    if last is None:
+        return at.rules.resume(at.config, [], closed=at.game.closed)
+    outcome = stored_outcome(last)
+    kept = [outcome] if outcome is not None else _outcomes_from(at, last.number)
+    return at.rules.resume(at.config, kept, closed=at.game.closed)
 
 
 def _check_may_change(user: User | None, game: Game, guest: Guest | None = None) -> None:
@@ -142,25 +212,52 @@ def _check_may_change(user: User | None, game: Game, guest: Guest | None = None)
         raise PermissionDenied("Only the game's owner and members of its league may change it.")
 
 
-def _sync_derived(game: Game, state: GameState, *, was_finished: bool) -> None:
-    """Store what league queries need from the engine's state, and bump the version."""
+def _sync_derived(
+    game: Game, state: GameState, seats: Sequence[Seat] | None = None, *, was_finished: bool
+) -> None:
+    """Store what league queries need from the engine's state, and bump the version.
+    ``seats`` are the game's seats when the caller has them already."""
     game.status = GameStatus.FINISHED if state.finished else GameStatus.IN_PROGRESS
     if state.finished and game.finished_at is None:
         game.finished_at = timezone.now()
     elif not state.finished:
         game.finished_at = None
-    game.hand_count = len(state.hands)
+    game.hand_count = state.hands[-1].number if state.hands else 0
     game.version += 1
     game.save(
         update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
     )
     results = seat_results(state)
-    seats = list(Seat.objects.filter(game=game))
-    for seat in seats:
+    changed = []
+    for seat in Seat.objects.filter(game=game) if seats is None else seats:
         result = results[seat.player_id]
-        seat.score, seat.place, seat.won = result.score, result.place, result.won
-    Seat.objects.bulk_update(seats, ["score", "place", "won"])
+        if (seat.score, seat.place, seat.won) != (result.score, result.place, result.won):
+            seat.score, seat.place, seat.won = result.score, result.place, result.won
+            changed.append(seat)
+    _save_seat_results(changed)
     stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
+
+
+def _save_seat_results(seats: Sequence[Seat]) -> None:
+    """Write the seats' derived columns in one statement. On PostgreSQL an
+    ``UPDATE … FROM (VALUES …)``: ``bulk_update`` builds a CASE per column and seat,
+    which costs a hand POST more CPU than the rest of its queries."""
+    if not seats:
+        return
+    if connection.vendor != "postgresql":
+        Seat.objects.bulk_update(seats, ["score", "place", "won"])
+        return
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    rows = ", ".join(["(%s::bigint, %s::integer, %s::integer, %s::boolean)"] * len(seats))
+    params: list[Any] = []
+    for seat in seats:
+        params += [seat.pk, seat.score, seat.place, seat.won]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS s SET score = v.score, place = v.place, won = v.won "
+            f"FROM (VALUES {rows}) AS v(id, score, place, won) WHERE s.id = v.id",
+            params,
+        )
 
 
 def hand_response(outcome: HandOutcome, *, revision: int = 1) -> dict[str, Any]:
@@ -170,27 +267,6 @@ def hand_response(outcome: HandOutcome, *, revision: int = 1) -> dict[str, Any]:
     data["input"] = dict(outcome.input)
     data["revision"] = revision
     return data
-
-
-def _check_correction_keeps_later_hands(
-    game: Game, inputs: list[dict[str, Any]], number: int
-) -> None:
-    """A correction that makes the game end before hands recorded after it clashes with
-    the sheet (409), rather than being bad input: those hands must be undone first."""
-    rules = get_ruleset(game.ruleset)
-    config = game_config(game)
-    for played in range(number, len(inputs)):
-        try:
-            prefix = rules.play(config, inputs[:played], closed=False)
-        except RuleError:
-            return
-        if prefix.finished:
-            later = len(inputs) - played
-            raise ConflictError(
-                f"With this correction the game ends after hand {played}, but {later} "
-                f"more hand{'s' if later != 1 else ''} follow{'s' if later == 1 else ''}: "
-                "undo them first."
-            )
 
 
 def _body_hash(hand_input: object) -> str:
@@ -242,10 +318,13 @@ def hand_record(
     first response is returned (``replayed``). With ``expected_number`` (the hand number
     the table entered the hand as), a hand another phone recorded first is not doubled:
     :class:`StaleHandError`. A ``guest`` (who joined by a score link) writes instead of
-    a ``user``, and the hand's history names them; so in the two functions below."""
+    a ``user``, and the hand's history names them; so in the two functions below.
+
+    Only the game row, its seats and its last hand are read: the engine continues from
+    the last hand's stored outcome, whatever the game's length."""
     with transaction.atomic():
-        locked = _refetch(game, lock=True)
-        _check_may_change(user, locked, guest)
+        at = _lock(game, user, guest)
+        locked = at.game
         body_hash = _body_hash(hand_input) if idempotency_key else ""
         if idempotency_key:
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
@@ -253,59 +332,135 @@ def hand_record(
                 _check_replayable(seen, body_hash)
                 return HandWritten(
                     game=locked,
-                    state=game_state(locked),
+                    state=_current_state(at),
                     hand=None,
                     outcome=None,
                     response=seen.response,
                     replayed=True,
                     status_code=seen.status_code,
                 )
-        inputs = [h.input for h in locked.hands.all()]
-        if expected_number is not None and expected_number != len(inputs) + 1:
+        before = _current_state(at)
+        played = before.hands[-1].number if before.hands else 0
+        if expected_number is not None and expected_number != played + 1:
             raise StaleHandError(
-                f"Hand {expected_number} was already recorded; the next hand is {len(inputs) + 1}."
+                f"Hand {expected_number} was already recorded; the next hand is {played + 1}."
             )
-        if len(inputs) >= MAX_HANDS:
+        if played >= MAX_HANDS:
             raise ConflictError(
                 f"A game holds at most {MAX_HANDS:,} hands: start a new game to play on."
             )
-        before = game_state(locked, inputs)
         if before.finished:
             raise ConflictError("This game is over: no more hands can be recorded.")
         if not isinstance(hand_input, Mapping):
             raise RuleError("a hand must be a JSON object")
-        state = game_state(locked, [*inputs, dict(hand_input)])
+        state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
-        # A hand number that was undone and is recorded again continues its history.
-        previous = (
-            HandRevision.objects.filter(game=locked, number=outcome.number).aggregate(
-                last=Max("revision")
-            )["last"]
-            or 0
-        )
-        hand = Hand.objects.create(
-            game=locked,
-            number=outcome.number,
-            input=dict(outcome.input),
-            created_by=user,
-            revision=previous + 1,
-        )
-        HandRevision.objects.create(
-            game=locked,
-            number=hand.number,
-            revision=hand.revision,
-            action=HandAction.RECORDED,
-            input=hand.input,
-            user=user,
-            guest=guest,
-        )
-        _sync_derived(locked, state, was_finished=False)
+        hand = _insert_hand(locked, outcome, user, guest)
+        _sync_derived(locked, state, at.seats, was_finished=False)
         response = hand_response(outcome, revision=hand.revision)
         if idempotency_key:
             IdempotencyRecord.objects.create(
                 game=locked, key=idempotency_key, body_hash=body_hash, response=response
             )
         return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
+
+
+def _insert_hand(
+    game: Game, outcome: HandOutcome, user: User | None, guest: Guest | None = None
+) -> Hand:
+    """Store a new hand and its "recorded" revision. A hand number that was undone and
+    is recorded again continues its history. On PostgreSQL one statement does it all
+    (the revision number, both inserts): the ORM's three queries cost a hand POST more
+    CPU than everything else it does."""
+    hand = Hand(
+        game=game,
+        number=outcome.number,
+        input=dict(outcome.input),
+        derived=derived_of(outcome),
+        created_by=user,
+        created_at=timezone.now(),
+    )
+    if connection.vendor != "postgresql":
+        hand.revision = 1 + (
+            HandRevision.objects.filter(game=game, number=hand.number).aggregate(
+                last=Max("revision")
+            )["last"]
+            or 0
+        )
+        hand.save()
+        HandRevision.objects.create(
+            game=game,
+            number=hand.number,
+            revision=hand.revision,
+            action=HandAction.RECORDED,
+            input=hand.input,
+            user=user,
+            guest=guest,
+            created_at=hand.created_at,
+        )
+        return hand
+    hands = connection.ops.quote_name(Hand._meta.db_table)
+    revisions = connection.ops.quote_name(HandRevision._meta.db_table)
+    user_id = user.pk if user is not None else None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""WITH rev AS (
+                  SELECT coalesce(max(revision), 0) + 1 AS revision FROM {revisions}
+                  WHERE game_id = %(game)s AND number = %(number)s),
+                hand AS (
+                  INSERT INTO {hands} (game_id, number, input, derived, revision,
+                                       created_by_id, created_at, updated_at)
+                  SELECT %(game)s, %(number)s, %(input)s::jsonb, %(derived)s::jsonb,
+                         rev.revision, %(user)s, %(at)s, %(at)s FROM rev
+                  RETURNING id, revision)
+                INSERT INTO {revisions} (game_id, number, revision, action, input, user_id,
+                                         guest_id, created_at)
+                SELECT %(game)s, %(number)s, hand.revision, %(action)s, %(input)s::jsonb,
+                       %(user)s, %(guest)s, %(at)s FROM hand
+                RETURNING (SELECT id FROM hand), revision""",
+            {
+                "game": game.pk,
+                "number": hand.number,
+                "input": json.dumps(hand.input),
+                "derived": json.dumps(hand.derived),
+                "user": user_id,
+                "guest": guest.pk if guest is not None else None,
+                "at": hand.created_at,
+                "action": HandAction.RECORDED.value,
+            },
+        )
+        hand.pk, hand.revision = cursor.fetchone()
+    hand.updated_at = hand.created_at
+    hand._state.adding = False
+    hand._state.db = connection.alias
+    return hand
+
+
+def _refold(at: _Locked, number: int, hand_input: Mapping[str, Any]) -> list[HandOutcome]:
+    """Fold hand ``number`` with a new input and every hand after it again, once, from
+    the stored outcome of the hand before. A correction that ends the game before the
+    hands recorded after it clashes with the sheet (409), rather than being bad input:
+    those hands must be undone first."""
+    stored = _outcomes_from(at, max(number - 1, 1))
+    start = [stored.pop(0)] if number > 1 else []
+    inputs = [dict(hand_input), *(o.input for o in stored[1:])]
+    last = number + len(inputs) - 1
+    state = at.rules.resume(at.config, start)
+    folded: list[HandOutcome] = []
+    for current, raw in enumerate(inputs, start=number):
+        if state.finished:
+            later = last - current + 1
+            raise ConflictError(
+                f"With this correction the game ends after hand {current - 1}, but {later} "
+                f"more hand{'s' if later != 1 else ''} follow{'s' if later == 1 else ''}: "
+                "undo them first."
+            )
+        try:
+            state = at.rules.play(at.config, [raw], state=state)
+        except RuleError as exc:
+            raise hand_context(current, exc, last) from None
+        folded.append(state.hands[-1])
+    return folded
 
 
 def hand_replace(
@@ -316,29 +471,30 @@ def hand_replace(
     hand_input: Mapping[str, Any],
     guest: Guest | None = None,
 ) -> HandWritten:
-    """Correct a hand's input; every total after it is recomputed. The earlier input is
-    kept in the hand's revision history."""
+    """Correct a hand's input; every total after it is recomputed (the engine folds the
+    hands from this one on, once). The earlier input is kept in the hand's revision
+    history."""
     with transaction.atomic():
-        locked = _refetch(game, lock=True)
-        _check_may_change(user, locked, guest)
-        hands = list(locked.hands.all())
-        target = next((h for h in hands if h.number == number), None)
+        at = _lock(game, user, guest)
+        locked = at.game
+        target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
         if not isinstance(hand_input, Mapping):
             raise RuleError("a hand must be a JSON object")
         was_finished = locked.status == GameStatus.FINISHED
-        inputs = [dict(hand_input) if h.number == number else h.input for h in hands]
-        try:
-            state = game_state(locked, inputs)
-        except RuleError:
-            _check_correction_keeps_later_hands(locked, inputs, number)
-            raise
-        outcome = state.hands[number - 1]
+        folded = _refold(at, number, hand_input)
+        outcome = folded[0]
+        state = at.rules.resume(at.config, folded[-1:], closed=locked.closed)
         if outcome.input != target.input:
             target.input = dict(outcome.input)
             target.revision += 1
-            target.save(update_fields=["input", "revision", "updated_at"])
+            target.derived = derived_of(outcome)
+            target.save(update_fields=["input", "derived", "revision", "updated_at"])
+            later = list(Hand.objects.filter(game=locked, number__gt=number).order_by("number"))
+            for hand, after in zip(later, folded[1:], strict=True):
+                hand.derived = derived_of(after)
+            Hand.objects.bulk_update(later, ["derived"], batch_size=500)
             HandRevision.objects.create(
                 game=locked,
                 number=number,
@@ -348,7 +504,7 @@ def hand_replace(
                 user=user,
                 guest=guest,
             )
-            _sync_derived(locked, state, was_finished=was_finished)
+            _sync_derived(locked, state, at.seats, was_finished=was_finished)
         return HandWritten(
             game=locked,
             state=state,
@@ -365,16 +521,15 @@ def hand_undo(
     """Remove the last hand (an earlier one cannot go: hand numbers fix dealers and dirt
     ranks). A game ended by hand opens again."""
     with transaction.atomic():
-        locked = _refetch(game, lock=True)
-        _check_may_change(user, locked, guest)
-        hands = list(locked.hands.all())
-        target = next((h for h in hands if h.number == number), None)
+        at = _lock(game, user, guest)
+        locked = at.game
+        target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
-        if number != hands[-1].number:
+        last = Hand.objects.filter(game=locked).order_by("-number").values_list("number")[0][0]
+        if number != last:
             raise ConflictError(
-                f"Only the last hand ({hands[-1].number}) can be undone; correct hand "
-                f"{number} instead."
+                f"Only the last hand ({last}) can be undone; correct hand {number} instead."
             )
         was_finished = locked.status == GameStatus.FINISHED
         HandRevision.objects.create(
@@ -386,10 +541,10 @@ def hand_undo(
             user=user,
             guest=guest,
         )
+        state = _state_after(at, number - 1)
         target.delete()
         locked.closed = False
-        state = game_state(locked, [h.input for h in hands[:-1]])
-        _sync_derived(locked, state, was_finished=was_finished)
+        _sync_derived(locked, state, at.seats, was_finished=was_finished)
         return HandWritten(
             game=locked, state=state, hand=None, outcome=None, response={}, status_code=204
         )
@@ -397,28 +552,29 @@ def hand_undo(
 
 def game_close(*, game: Game, user: User | None) -> GameState:
     """End a game by hand (open-ended Screw Your Neighbour, or a table that stops early):
-    the standings become the final ranking."""
+    the standings become the final ranking. The state's ``hands`` hold the last one only."""
     with transaction.atomic():
-        locked = _refetch(game, lock=True)
-        _check_may_change(user, locked)
+        at = _lock(game, user)
+        locked = at.game
         if locked.status == GameStatus.FINISHED:
             raise ConflictError("This game is already over.")
         locked.closed = True
-        state = game_state(locked)
-        _sync_derived(locked, state, was_finished=False)
+        state = _current_state(at)
+        _sync_derived(locked, state, at.seats, was_finished=False)
         return state
 
 
 def game_reopen(*, game: Game, user: User | None) -> GameState:
-    """Take back an end by hand: the game goes on."""
+    """Take back an end by hand: the game goes on. The state's ``hands`` hold the last
+    one only."""
     with transaction.atomic():
-        locked = _refetch(game, lock=True)
-        _check_may_change(user, locked)
+        at = _lock(game, user)
+        locked = at.game
         if not locked.closed:
             raise ConflictError("This game was not ended by hand, so it cannot be reopened.")
         locked.closed = False
-        state = game_state(locked)
-        _sync_derived(locked, state, was_finished=locked.status == GameStatus.FINISHED)
+        state = _current_state(at)
+        _sync_derived(locked, state, at.seats, was_finished=locked.status == GameStatus.FINISHED)
         return state
 
 

@@ -33,12 +33,13 @@ from scorekeeper.models import (
     ALL_GAMES,
     Game,
     GameStatus,
+    Hand,
     League,
     PlayerStanding,
     RatingPoint,
     Seat,
 )
-from scorekeeper.selectors.games import game_state, seat_results
+from scorekeeper.selectors.games import derived_of, game_state, seat_results
 
 #: A rating is shown as provisional until the player has this many games in its scope.
 PROVISIONAL_GAMES = 5
@@ -400,15 +401,25 @@ class GameRebuilt:
 
 def game_derived_rebuild(game: Game) -> GameRebuilt:
     """Recompute a game's derived columns (status, finished_at, hand_count, each seat's
-    score/place/won) from its stored hands through the engine. ``game`` must have its
-    seats and hands prefetched. A ``finished_at`` already set is kept; a game found
-    finished without one gets its last hand's time. Does not touch league statistics
-    (rebuild those afterwards with :func:`league_stats_rebuild`)."""
+    score/place/won, each hand's stored outcome) from its stored hands through the
+    engine. ``game`` must have its seats and hands prefetched. A ``finished_at``
+    already set is kept; a game found finished without one gets its last hand's time.
+    Does not touch league statistics (rebuild those afterwards with
+    :func:`league_stats_rebuild`)."""
+    hands = sorted(game.hands.all(), key=lambda h: h.number)
     try:
-        state = game_state(game)
+        # A fresh fold of every hand: the stored outcomes are what is being checked.
+        state = game_state(game, [h.input for h in hands])
     except RuleError as exc:
         return GameRebuilt(changed=False, error=exc.message)
-    hands = list(game.hands.all())
+    stale_hands: list[Hand] = []
+    for hand, outcome in zip(hands, state.hands, strict=True):
+        derived = derived_of(outcome)
+        if hand.derived != derived:
+            hand.derived = derived
+            stale_hands.append(hand)
+    if stale_hands:
+        Hand.objects.bulk_update(stale_hands, ["derived"], batch_size=500)
     status = GameStatus.FINISHED if state.finished else GameStatus.IN_PROGRESS
     finished_at = game.finished_at
     if not state.finished:
@@ -429,7 +440,7 @@ def game_derived_rebuild(game: Game) -> GameRebuilt:
             changed_seats.append(seat)
     if changed_seats:
         Seat.objects.bulk_update(changed_seats, ["score", "place", "won"])
-    if changed_game or changed_seats:
+    if changed_game or changed_seats or stale_hands:
         # Only the derived columns: a sheet open on a phone sees the new version.
         Game.objects.filter(pk=game.pk).update(
             status=status,

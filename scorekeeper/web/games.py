@@ -34,12 +34,15 @@ from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandErr
 from scorekeeper.models import Game, GameStatus, Hand, Player
 from scorekeeper.selectors.games import (
     can_change_game,
+    game_config,
     game_state,
     game_with_related,
     games_visible_to,
     leagues_visible_to,
     player_names,
     players_usable_by,
+    visible_game,
+    visible_game_version,
 )
 from scorekeeper.services.games import (
     game_close,
@@ -65,16 +68,11 @@ class HtmxHttpRequest(HttpRequest):
 # -- loading ------------------------------------------------------------------------------
 
 
-def _visible(request: HttpRequest, pk: int) -> QuerySet[Game]:
-    """The game ``pk`` if this request may see it: an account's own games, or the one
-    game a live join link (``web.join``) lets this browser into."""
-    if guest_pass(request, pk) is not None:
-        return Game.objects.filter(pk=pk)
-    return games_visible_to(request.user).filter(pk=pk)
-
-
 def _load(request: HttpRequest, pk: int) -> Game:
-    game = game_with_related(_visible(request, pk)).first()
+    if guest_pass(request, pk) is not None:
+        game = game_with_related(Game.objects.filter(pk=pk)).first()
+    else:
+        game = visible_game(request.user, pk)
     if game is None:
         raise Http404("There is no such game, or it is not one of yours.")
     return game
@@ -206,7 +204,10 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     play is no longer the one the phone is entering — so an entry in progress survives
     a correction made elsewhere."""
     htmx = getattr(request, "htmx", None)
-    current = _visible(request, pk).values_list("version", flat=True).first()
+    if guest_pass(request, pk) is not None:
+        current = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    else:
+        current = visible_game_version(request.user, pk)
     if current is None:
         if htmx:
             gone = "The link to that game was revoked." if holds_link(request, pk) else ""
@@ -379,7 +380,13 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
         inputs.append(hand_input)
     preview: dict[str, Any]
     try:
-        state = game_state(game, inputs)
+        if editing:
+            state = game_state(game, inputs)
+        else:
+            # A new hand continues from the stored state: nothing is replayed.
+            state = RULESETS[game.ruleset].play(
+                game_config(game), [hand_input], closed=game.closed, state=game_state(game)
+            )
         outcome = state.hands[number - 1 if editing else -1]
         rows = []
         chips = {int(c["player"]): c for c in outcome.extras.get("chips") or []}

@@ -74,7 +74,10 @@ def play(game: Game, user: User | None, rng: random.Random, *, hands: int | None
     fresh = Game.objects.prefetch_related("seats", "hands").get(pk=game.pk)
     config = game_config(fresh)
     state = game_state(fresh)
-    while not state.finished and (hands is None or len(state.hands) < hands):
+    # A service's state holds only the last hands: count by the last hand's number.
+    while not state.finished and (
+        hands is None or (state.hands[-1].number if state.hands else 0) < hands
+    ):
         state = hand_record(
             game=game, user=user, hand_input=next_hand(rng, config, state, {})
         ).state

@@ -87,6 +87,11 @@ class Tally:
     by_ruleset: dict[str, int] = field(default_factory=dict)
 
 
+def _played(state: GameState) -> int:
+    """Hands played (a service's state holds only the last hands)."""
+    return state.hands[-1].number if state.hands else 0
+
+
 class Command(BaseCommand):
     help = "Load a demo league (user demo / password demo) with a year of game nights."
 
@@ -253,8 +258,8 @@ class DemoSeeder:
         state: GameState = rules.play(config, [])
         target = int(config.options.get("target_wins", 1)) if slug == "screw-your-neighbour" else 1
         open_ended_hands = self.rng.randint(4, 7) if target == 0 else None
-        while not state.finished and (hands is None or len(state.hands) < hands):
-            if open_ended_hands is not None and len(state.hands) >= open_ended_hands:
+        while not state.finished and (hands is None or _played(state) < hands):
+            if open_ended_hands is not None and _played(state) >= open_ended_hands:
                 state = game_close(game=game, user=self.user)
                 break
             state = self._record(game, config, state)
@@ -270,7 +275,7 @@ class DemoSeeder:
         """Record the next hand, now and then entering a slip first and then correcting
         it on the sheet (or undoing it and entering it again)."""
         true_hand = next_hand(self.rng, config, state, self.skill)
-        number = len(state.hands) + 1
+        number = _played(state) + 1
         roll = self.rng.random()
         slip = slip_of_the_pen(self.rng, true_hand) if roll < CORRECTION_RATE + UNDO_RATE else None
         if slip is not None:

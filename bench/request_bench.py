@@ -1,0 +1,460 @@
+"""Requests against their floor: CPU per request of the product's views and of bare views
+doing the minimum of the same request, side by side, plus the engine per hand.
+
+    /work/shared/ci/with-postgres.sh .venv/bin/python bench/request_bench.py
+    make bench-requests
+
+Each request goes through Django's WSGI handler in this process, with the production
+middleware and DEBUG off, and is timed in CPU time of this thread (``time.thread_time``;
+the database's own work is not counted, its round trips' client side is). Product and
+bare requests alternate, so noise from a busy machine hits both alike; the figures are
+medians, with the SQL queries of one request. The bare views:
+
+* hand POST: token auth, the game row locked, one insert;
+* game GET (JSON): token auth and the game row;
+* sheet GET: session auth, the game row and the site's page layout;
+* live poll, nothing changed: session auth, then "204 No Content".
+
+A ratio is bare CPU / product CPU (1.0 = as cheap as the floor). The length check
+times POST and GET on an open-ended game (Screw Your Neighbour without a target) at 10
+and at 300 hands: the product's cost should not grow with the game. Data made here is
+deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import secrets
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+# Production-like settings (DEBUG off), without needing a deployment's secrets.
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_hex(24))
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+os.environ.setdefault("STATIC_MANIFEST", "0")
+os.environ.setdefault("SECURE_COOKIES", "0")
+os.environ.pop("DEBUG", None)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.http import HttpRequest, HttpResponse  # noqa: E402
+from django.shortcuts import get_object_or_404, render  # noqa: E402
+from django.test import Client, RequestFactory  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import include, path  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+from rest_framework.request import Request  # noqa: E402
+from rest_framework.response import Response  # noqa: E402
+from rest_framework.views import APIView  # noqa: E402
+
+from bench.engine_bench import DIRT_GOAL_US, deal_games, time_engine  # noqa: E402
+from bench.engine_bench import report as engine_report  # noqa: E402
+from games import get_ruleset  # noqa: E402
+from scorekeeper.models import Game, HandAction, HandRevision, Player  # noqa: E402
+from scorekeeper.selectors.games import game_state, game_with_related  # noqa: E402
+from scorekeeper.services.games import game_create, hand_record  # noqa: E402
+from scorekeeper.simulate import next_hand  # noqa: E402
+
+# -- the bare views -------------------------------------------------------------------
+
+
+class BareHandPost(APIView):
+    """Token auth, the game row locked, one insert."""
+
+    def post(self, request: Request, game_id: int) -> Response:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id, owner_id=request.user.pk)
+            HandRevision.objects.create(
+                game=game, number=0, revision=1, action=HandAction.RECORDED, input=request.data
+            )
+        return Response({"game": game.pk, "input": request.data}, status=201)
+
+
+class BareGameGet(APIView):
+    """Token auth and the game row."""
+
+    def get(self, request: Request, game_id: int) -> Response:
+        game = Game.objects.get(pk=game_id, owner_id=request.user.pk)
+        return Response({"id": game.pk, "ruleset": game.ruleset, "version": game.version})
+
+
+def bare_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """Session auth, the game row and the page layout."""
+    game = get_object_or_404(Game, pk=pk, owner_id=request.user.pk)
+    return render(request, "base.html", {"game": game})
+
+
+def bare_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Session auth, then nothing to say."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=403)
+    return HttpResponse(status=204)
+
+
+urlpatterns = [
+    path("bare/api/games/<int:game_id>/hands/", BareHandPost.as_view()),
+    path("bare/api/games/<int:game_id>/", BareGameGet.as_view()),
+    path("bare/games/<int:pk>/", bare_sheet),
+    path("bare/games/<int:pk>/live/", bare_live),
+    path("", include("scorekeeper.urls")),
+]
+
+# -- driving requests -----------------------------------------------------------------
+
+HANDLER = WSGIHandler()
+FACTORY = RequestFactory()
+
+
+@dataclass
+class Call:
+    """One request, ready to be sent (a fresh WSGI environ each time)."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Callable[[], Any] | None = None
+
+    def environ(self) -> dict[str, Any]:
+        if self.method == "GET":
+            return FACTORY.get(self.path, **self.headers).environ
+        return FACTORY.post(
+            self.path,
+            data=json.dumps(self.body() if self.body else {}),
+            content_type="application/json",
+            **self.headers,
+        ).environ
+
+
+def send(call: Call) -> tuple[float, int]:
+    """CPU seconds of one request through the WSGI handler, and its status."""
+    environ = call.environ()
+    status: list[str] = []
+
+    def start_response(code: str, headers: Any, exc_info: Any = None) -> Callable[..., Any]:
+        status.append(code)
+        return io.BytesIO().write
+
+    started = time.thread_time()
+    response = HANDLER(environ, start_response)
+    try:
+        b"".join(response)
+    finally:
+        close = getattr(response, "close", None)
+        if close is not None:
+            close()
+    elapsed = time.thread_time() - started
+    return elapsed, int(status[0].split()[0])
+
+
+def queries_of(call: Call) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        send(call)
+    return len(captured)
+
+
+@dataclass
+class Pair:
+    name: str
+    product: Call
+    bare: Call | None
+    goal: float | None  # bare / product at least this
+    expect: tuple[int, ...] = (200,)
+
+
+def run_pairs(pairs: Sequence[Pair], requests: int) -> list[dict[str, Any]]:
+    rows = []
+    for pair in pairs:
+        product: list[float] = []
+        bare: list[float] = []
+        for _ in range(requests):
+            seconds, code = send(pair.product)
+            if code not in pair.expect:
+                raise SystemExit(f"{pair.name}: the product answered {code}")
+            product.append(seconds)
+            if pair.bare is not None:
+                seconds, code = send(pair.bare)
+                if code >= 400:
+                    raise SystemExit(f"{pair.name}: the bare view answered {code}")
+                bare.append(seconds)
+        rows.append(
+            {
+                "name": pair.name,
+                "product_ms": statistics.median(product) * 1000,
+                "bare_ms": statistics.median(bare) * 1000 if bare else None,
+                "product_queries": queries_of(pair.product),
+                "bare_queries": queries_of(pair.bare) if pair.bare else None,
+                "goal": pair.goal,
+            }
+        )
+    return rows
+
+
+# -- the data -------------------------------------------------------------------------
+
+
+@dataclass
+class Data:
+    user: User
+    token: str
+    cookie: str
+    dirt_games: list[int]
+    dirt_inputs: dict[int, list[dict[str, Any]]]
+    dirt_read: int
+    short: int
+    long: int
+    syn_players: list[int]
+
+
+def _play(game: Game, user: User, hands: int, rng: random.Random) -> None:
+    fresh = game_with_related(Game.objects.filter(pk=game.pk)).get()
+    state = game_state(fresh)
+    for _ in range(hands):
+        state = hand_record(
+            game=game, user=user, hand_input=next_hand(rng, state.config, state, {})
+        ).state
+
+
+def make_data(rng: random.Random, posts: int) -> Data:
+    user = User.objects.create_user(f"bench-{secrets.token_hex(4)}", password="x")
+    token = Token.objects.create(user=user).key
+    client = Client()
+    client.force_login(user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    players = [Player.objects.create(name=f"P{i}", created_by=user).pk for i in range(4)]
+    # Full Dirt has ten hands: each game takes eight POSTs after two hands played.
+    dirt_games: list[int] = []
+    inputs: dict[int, list[dict[str, Any]]] = {}
+    for _ in range(posts // 8 + 1):
+        game = game_create(owner=user, ruleset="dirt", players=players, variant="full")
+        _play(game, user, 2, rng)
+        # The next eight hands, dealt now: the engine has no say in what a table reports.
+        fresh = game_with_related(Game.objects.filter(pk=game.pk)).get()
+        state = game_state(fresh)
+        rules = get_ruleset("dirt")
+        future = []
+        for _ in range(8):
+            hand = next_hand(rng, state.config, state, {})
+            state = rules.play(state.config, [hand], state=state)
+            future.append(hand)
+        inputs[game.pk] = future
+        dirt_games.append(game.pk)
+    read = game_create(owner=user, ruleset="dirt", players=players, variant="full")
+    _play(read, user, 5, rng)
+    syn: dict[str, Any] = {"ruleset": "screw-your-neighbour", "players": players}
+    short = game_create(owner=user, options={"target_wins": 0}, **syn)
+    _play(short, user, 10, rng)
+    long = game_create(owner=user, options={"target_wins": 0}, **syn)
+    _play(long, user, 300, rng)
+    return Data(user, token, cookie, dirt_games, inputs, read.pk, short.pk, long.pk, players)
+
+
+def dirt_posts(data: Data) -> Callable[[], Any]:
+    """The next Dirt hand body, cycling through the games (eight hands each)."""
+    queue = [(pk, hand) for index in range(8) for pk in data.dirt_games
+             for hand in [data.dirt_inputs[pk][index]]]  # fmt: skip
+    position = {"at": 0}
+    current = {"game": queue[0][0]}
+
+    def body() -> Any:
+        pk, hand = queue[position["at"] % len(queue)]
+        position["at"] += 1
+        current["game"] = pk
+        return hand
+
+    body.current = current  # type: ignore[attr-defined]
+    return body
+
+
+class PostCall(Call):
+    """A POST whose path follows the body: the next hand goes to its own game."""
+
+    def __init__(self, prefix: str, suffix: str, headers: dict[str, str], body: Any) -> None:
+        super().__init__("POST", "", headers, body)
+        self.prefix, self.suffix = prefix, suffix
+
+    def environ(self) -> dict[str, Any]:
+        assert self.body is not None
+        hand = self.body()
+        self.path = f"{self.prefix}{self.body.current['game']}{self.suffix}"  # type: ignore[attr-defined]
+        return FACTORY.post(
+            self.path, data=json.dumps(hand), content_type="application/json", **self.headers
+        ).environ
+
+
+def syn_post(data: Data, game: int) -> Call:
+    rng = random.Random(game)
+    return Call(
+        "POST",
+        f"/api/v1/games/{game}/hands/",
+        {"HTTP_AUTHORIZATION": f"Token {data.token}"},
+        lambda: {"winner": rng.choice(data.syn_players)},
+    )
+
+
+# -- the report -----------------------------------------------------------------------
+
+
+def format_rows(rows: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        f"{'request':<34} {'product':>16} {'bare view':>16} {'ratio':>6}  goal",
+    ]
+    met = True
+    for row in rows:
+        product = f"{row['product_ms']:.2f} ms, {row['product_queries']:>2} q"
+        if row["bare_ms"] is None:
+            lines.append(f"{row['name']:<34} {product:>16}")
+            continue
+        bare = f"{row['bare_ms']:.2f} ms, {row['bare_queries']:>2} q"
+        ratio = row["bare_ms"] / row["product_ms"]
+        ok = ratio >= row["goal"]
+        met &= ok
+        verdict = f"≥ {row['goal']:.1f} {'MET' if ok else 'NOT MET'}"
+        lines.append(f"{row['name']:<34} {product:>16} {bare:>16} {ratio:6.2f}  {verdict}")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=200, help="Requests per pair.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--engine-games", type=int, default=40)
+    parser.add_argument("--keep", action="store_true", help="Leave the generated data.")
+    parser.add_argument(
+        "--profile",
+        metavar="N",
+        type=int,
+        help="Profile (CPU) the product side of pair N (0-3); BENCH_SORT=tottime to sort.",
+    )
+    args = parser.parse_args(argv)
+    if connection.vendor != "postgresql":
+        print(
+            "This benchmark is about PostgreSQL: set DATABASE_URL=postgres://… (or run it "
+            "under ../shared/ci/with-postgres.sh).",
+            file=sys.stderr,
+        )
+        return 2
+    urlconf = settings.ROOT_URLCONF
+    settings.ROOT_URLCONF = sys.modules[__name__]
+    try:
+        return _run(args)
+    finally:
+        settings.ROOT_URLCONF = urlconf
+
+
+def _run(args: argparse.Namespace) -> int:
+    call_command("migrate", verbosity=0, interactive=False)
+    rng = random.Random(args.seed)
+    data = make_data(rng, args.requests)
+    try:
+        token = {"HTTP_AUTHORIZATION": f"Token {data.token}"}
+        session = {"HTTP_COOKIE": data.cookie}
+        first = data.dirt_games[0]
+        body = dirt_posts(data)
+        read, short, long = data.dirt_read, data.short, data.long
+        version = Game.objects.get(pk=read).version
+        pairs = [
+            Pair(
+                "hand POST, Dirt, 4 players",
+                PostCall("/api/v1/games/", "/hands/", token, body),
+                Call("POST", f"/bare/api/games/{first}/hands/", token, lambda: {"winner": 1}),
+                0.5,
+                (201,),
+            ),
+            Pair(
+                "game GET (JSON), Dirt",
+                Call("GET", f"/api/v1/games/{read}/", token),
+                Call("GET", f"/bare/api/games/{read}/", token),
+                0.6,
+            ),
+            Pair(
+                "sheet page GET, Dirt",
+                Call("GET", f"/games/{read}/", session),
+                Call("GET", f"/bare/games/{read}/", session),
+                0.6,
+            ),
+            Pair(
+                "live poll, nothing changed",
+                Call("GET", f"/games/{read}/live/?v={version}&hand=6", session),
+                Call("GET", f"/bare/games/{read}/live/", session),
+                0.8,
+                (204,),
+            ),
+        ]
+        if args.profile is not None:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile(time.thread_time)
+            for _ in range(args.requests):
+                environ = pairs[args.profile].product.environ()
+                profiler.enable()
+                b"".join(HANDLER(environ, lambda *a: io.BytesIO().write))
+                profiler.disable()
+            pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumtime")).print_stats(
+                70
+            )
+            return 0
+        rows = run_pairs(pairs, args.requests)
+        # Length: the same requests on a 10-hand and a 300-hand game, interleaved.
+        length = run_pairs(
+            [
+                Pair(
+                    "POST, 10-hand game", syn_post(data, short), syn_post(data, long), None, (201,)
+                ),
+                Pair(
+                    "GET, 10-hand game",
+                    Call("GET", f"/api/v1/games/{short}/", token),
+                    Call("GET", f"/api/v1/games/{long}/", token),
+                    None,
+                ),
+            ],
+            max(20, args.requests // 2),
+        )
+    finally:
+        if not args.keep:
+            Game.objects.filter(owner=data.user).delete()
+            Player.objects.filter(created_by=data.user).delete()
+            data.user.delete()
+    print(f"requests: CPU per request in this process, median of {args.requests}, PostgreSQL")
+    lines = format_rows(rows)
+    met = all(row["bare_ms"] / row["product_ms"] >= row["goal"] for row in rows if row["goal"])
+    print("\n".join(lines))
+    print("length: the same request on an open-ended game at 10 and at 300 hands")
+    for row in length:
+        what = row["name"].split(",")[0]
+        grow = row["bare_ms"] / row["product_ms"]
+        ok = grow <= 1.5
+        met &= ok
+        print(
+            f"  {what:<5} 10 hands {row['product_ms']:.2f} ms ({row['product_queries']} q), "
+            f"300 hands {row['bare_ms']:.2f} ms ({row['bare_queries']} q): "
+            f"× {grow:.2f}  goal ≤ 1.5 {'MET' if ok else 'NOT MET'}"
+        )
+    figures = time_engine(deal_games(args.engine_games, args.seed), rounds=9)
+    print("\n".join(engine_report(figures)))
+    met &= figures["dirt"][0] <= DIRT_GOAL_US
+    print("every goal met" if met else "some goals NOT met")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
