@@ -101,8 +101,10 @@ def test_a_stranger_gets_404(game: Game, other_user: User) -> None:
 
 
 def test_a_seated_player_sees_the_game_but_may_not_share_it(user: User, other_user: User) -> None:
-    bo = make_player("Bo", user=other_user)
-    game = make_game(user, "screw-your-neighbour", [make_player("Ana"), bo, make_player("Cy")])
+    # The owner created the seat of Bo, whose account then only sees the game.
+    bo = make_player("Bo", user=other_user, created_by=user)
+    seats = [make_player("Ana", created_by=user), bo, make_player("Cy", created_by=user)]
+    game = make_game(user, "screw-your-neighbour", seats)
     seated = APIClient()
     seated.force_authenticate(other_user)
     assert seated.get(f"/api/v1/games/{game.pk}/").status_code == 200
@@ -117,7 +119,10 @@ def test_a_league_member_may_share_the_leagues_game(user: User, other_user: User
     bo = make_player("Bo", user=other_user)
     league = make_league(user, members=[bo])
     game = make_game(
-        user, "screw-your-neighbour", [make_player("Ana"), bo, make_player("Cy")], league=league.pk
+        user,
+        "screw-your-neighbour",
+        [make_player("Ana", created_by=user), bo, make_player("Cy", created_by=user)],
+        league=league.pk,
     )
     member = APIClient()
     member.force_authenticate(other_user)
