@@ -214,6 +214,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "index_url_json": json.dumps(reverse("rules_index_json")),
             "rules_prefix_json": json.dumps(reverse("rules_index")),
             "static_prefix_json": json.dumps(static("")),
+            "logout_url_json": json.dumps(reverse("logout")),
         }
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
