@@ -129,8 +129,15 @@ function keepSheet(url, answered) {
   var request = new Request(url, { credentials: "same-origin", cache: "no-store" });
   return (answered ? Promise.resolve(answered) : fetch(request)).then(function (response) {
     if (!response.ok || response.redirected || response.type !== "basic") return;
-    return caches.open(CACHE).then(function (cache) {
-      return cache.put(url, response).then(function () { return cache.keys(); }).then(function (keys) {
+    // The whole page first: the stored copy is replaced only by one that arrived whole.
+    return response.arrayBuffer().then(function (body) {
+      return caches.open(CACHE).then(function (cache) {
+        return cache.put(url, new Response(body, {
+          status: response.status, statusText: response.statusText, headers: response.headers
+        })).then(function () { return cache; });
+      });
+    }).then(function (cache) {
+      return cache.keys().then(function (keys) {
         var sheets = keys.filter(function (k) { return isSheet(new URL(k.url)); });
         return Promise.all(sheets.slice(0, Math.max(0, sheets.length - SHEETS_KEPT)).map(function (k) {
           return cache.delete(k);
