@@ -295,7 +295,7 @@
       var heading = panel.querySelector("#entry-heading");
       if (heading) {
         heading.textContent = "Enter hand " + number + " ";
-        heading.appendChild(el("small", "muted", "· kept on this phone until the hands before it are sent"));
+        heading.appendChild(el("small", "muted", "· after the hands waiting to send"));
       }
       panel.querySelectorAll(".entry-save").forEach(function (b) {
         if (!b.classList.contains("winner-button")) b.textContent = "Save hand " + number;
@@ -304,6 +304,8 @@
       panel.querySelectorAll("[data-storage-key]").forEach(function (n) { n.removeAttribute("data-storage-key"); });
     }
     current.replaceWith(panel);
+    var jump = document.querySelector("#sheet-banner .banner-jump");
+    if (jump) jump.textContent = "Enter hand " + number + " ↓";
     if (window.htmx) window.htmx.process(panel);
     panel.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: panel } }));
   }
@@ -398,7 +400,8 @@
   function reasonFrom(status, html) {
     var doc = new DOMParser().parseFromString(html || "", "text/html");
     var found = doc.querySelector(".entry-errors p, #sheet-notice .notice, .form-errors, main p");
-    var text = found ? found.textContent.trim().replace(/\s+/g, " ") : "";
+    var text = found ? found.textContent.trim().replace(/\s+/g, " ").replace(/^Not saved[:.]\s*/, "") : "";
+    text = text.charAt(0).toUpperCase() + text.slice(1);
     if (status === 403) return "You may not change this sheet any more.";
     if (status === 404) return "The game is gone: it was deleted, or it is no longer shared with you.";
     return text || "The server refused it (" + status + ").";
@@ -409,6 +412,11 @@
     if (!sheet || !window.htmx) return;
     window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
     rememberPage();
+    // As after any save: show what was saved (or why not) at the top of the sheet.
+    var fresh = document.getElementById("sheet");
+    if (fresh && !fresh.querySelector(".entry-errors") && fresh.querySelector("#sheet-notice p")) {
+      document.getElementById("sheet-notice").scrollIntoView({ block: "start" });
+    }
   }
 
   /* Send one hand. Resolves "sent", "held", "kept" (try again later). */

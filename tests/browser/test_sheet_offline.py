@@ -189,7 +189,7 @@ def test_a_kept_hand_another_phone_recorded_first_is_held_for_the_user(
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
     held = page.locator(".outbox-held")
     expect(held).to_contain_text("Hand 1 was not saved.")
-    expect(held).to_contain_text("hand 1 was already saved on another phone")
+    expect(held).to_contain_text("Hand 1 was already saved on another phone")
     expect(held).to_contain_text("Ana went out · Bo: JK A · Cy: 4")
     expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
     shoot(page, "offline-5-held")
