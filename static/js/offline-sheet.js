@@ -446,6 +446,8 @@
           throw new Error("not yet");
         }
         items = items.filter(function (i) { return i.key !== item.key; });
+        // Taps made while it was on its way are not an entry another phone overtook.
+        if (status !== 422) writeDraft(item.number, null);
         if (status === 200 || (status === 422 && direct)) {
           store.remove(item.key);
           if (direct) { setSaving(form, false); swapSheet(html); }

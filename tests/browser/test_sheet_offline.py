@@ -330,6 +330,16 @@ def test_polling_pauses_while_hidden_and_stops_when_the_game_is_over(
     page.wait_for_timeout(500)
     assert len(seen) > before, "shown again, the page did not refresh at once"
 
+    # Restored from the back/forward cache, the page asks at once (not at the next tick).
+    with page.expect_request(lambda r: "/live/" in r.url):
+        pass
+    started = len(seen)
+    page.evaluate(
+        "() => window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))"
+    )
+    page.wait_for_timeout(700)
+    assert len(seen) > started, "a page restored from the back/forward cache did not refresh"
+
     # The game ends (on another phone): the sheet shows it, then polls no more.
     owner = User.objects.get(username="ana")
     from scorekeeper.services.games import game_close
@@ -346,3 +356,24 @@ def test_polling_pauses_while_hidden_and_stops_when_the_game_is_over(
     after = len(seen)
     page.wait_for_timeout(4500)
     assert len(seen) == after, "a finished game kept polling"
+
+
+def test_signing_out_forgets_the_sheets_kept_on_the_phone(phone: Any, live_server: Any) -> None:
+    page = phone
+    game, _ = dirt_game()
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.click("button:has-text('Sign out')")
+    page.wait_for_load_state()
+    page.wait_for_function(
+        f"""async () => {{
+            for (const name of await caches.keys()) {{
+                const cache = await caches.open(name);
+                for (const request of await cache.keys()) {{
+                    if (new URL(request.url).pathname === '/games/{game.pk}/') return false;
+                }}
+            }}
+            return true;
+        }}""",
+        timeout=10_000,
+        polling=200,
+    )
