@@ -114,7 +114,7 @@ class Game(models.Model):
     hand_count = models.PositiveIntegerField(default=0)
     #: The new-game form's one-time token: the same form sent twice (Back, then "Start
     #: the game" again) opens the game it started instead of a second one.
-    start_token = models.CharField(max_length=64, blank=True, default="")
+    start_token = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
