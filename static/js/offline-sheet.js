@@ -531,7 +531,8 @@
     if (elt.id === "sheet-poller" && (hidden || !navigator.onLine || flushing || waiting().length)) {
       e.preventDefault();
     } else if (!navigator.onLine && elt.closest && elt.closest("#sheet")) {
-      e.preventDefault();   // the points preview and the like: nothing to ask offline
+      e.preventDefault();   // nothing to ask the server offline
+      if (elt.id !== "preview") say("Offline: that needs the connection. Hands you save are kept on this phone.");
     }
   });
 

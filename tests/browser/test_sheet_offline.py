@@ -66,11 +66,11 @@ def open_kept(page: Any, url: str) -> None:
     page.goto(url)
     page.wait_for_function(
         "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-        timeout=20_000,
+        timeout=60_000,  # installing stores every rules page: slow on a busy machine
     )
-    page.wait_for_function(KEPT, timeout=20_000, polling=200)
+    page.wait_for_function(KEPT, timeout=30_000, polling=200)
     page.wait_for_timeout(600)  # the page's own "keep me" message, answered
-    page.wait_for_function(KEPT, timeout=20_000, polling=200)
+    page.wait_for_function(KEPT, timeout=30_000, polling=200)
 
 
 def winners(game: Game) -> list[int | None]:
