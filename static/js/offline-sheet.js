@@ -140,8 +140,10 @@
   // ---- what an entry says, in a line ----------------------------------------------
 
   var labels = {};   // player id -> name, read from the panel
+  var verb = "went out";
 
   function learnNames(panel) {
+    verb = panel.querySelector(".winner-buttons") ? "won it" : panel.querySelector(".suit-pick") ? "claimed" : "went out";
     panel.querySelectorAll("[data-player][data-name]").forEach(function (node) {
       labels[node.dataset.player] = node.dataset.name;
     });
@@ -169,7 +171,7 @@
         var text = { cards: value, points: value + " pts", passes: value + " passes", cards_left: value + " cards left" }[m[1]];
         per[m[2]].push(text);
       } else if (name === "winner") {
-        parts.unshift(nameOf(value) + " went out");
+        parts.unshift(nameOf(value) + " " + verb);
       } else if (name === "suit") {
         parts.push("suit " + value);
       } else if (name === "surplus") {
@@ -299,6 +301,11 @@
       }
       panel.querySelectorAll(".entry-save").forEach(function (b) {
         if (!b.classList.contains("winner-button")) b.textContent = "Save hand " + number;
+      });
+      panel.querySelectorAll("legend, h3").forEach(function (n) {
+        n.childNodes.forEach(function (t) {
+          if (t.nodeType === 3) t.textContent = t.textContent.replace(/\bhand \d+\b/, "hand " + number);
+        });
       });
       panel.querySelectorAll(".dirt-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
       panel.querySelectorAll("[data-storage-key]").forEach(function (n) { n.removeAttribute("data-storage-key"); });
