@@ -418,7 +418,7 @@
     var sheet = document.getElementById("sheet");
     if (!sheet || !window.htmx) return;
     window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
-    rememberPage();
+    if (window.SKKeepPage) window.SKKeepPage();
     // As after any save: show what was saved (or why not) at the top of the sheet.
     var fresh = document.getElementById("sheet");
     if (fresh && !fresh.querySelector(".entry-errors") && fresh.querySelector("#sheet-notice p")) {
@@ -563,27 +563,6 @@
   window.addEventListener("online", function () { attempt = 0; render(); flush(); refreshNow(); });
   window.addEventListener("offline", render);
 
-  // ---- the page kept for offline use ------------------------------------------------
-
-  var rememberTimer = 0;
-
-  /* Ask the service worker to keep this sheet (and what it loads), so a reload offline
-   * still shows it with the hands waiting. */
-  function rememberPage() {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-    window.clearTimeout(rememberTimer);
-    rememberTimer = window.setTimeout(function () {
-      navigator.serviceWorker.ready.then(function (registration) {
-        if (!registration.active || !navigator.onLine) return;
-        var assets = [];
-        document.querySelectorAll("script[src], link[rel='stylesheet'][href]").forEach(function (node) {
-          assets.push(node.src || node.href);
-        });
-        registration.active.postMessage({ type: "keep-page", url: window.location.pathname, assets: assets });
-      });
-    }, 300);
-  }
-
   // ---- start --------------------------------------------------------------------------
 
   function load() {
@@ -606,7 +585,6 @@
     } catch (e) { labels = {}; }
     document.addEventListener("DOMContentLoaded", function () {
       load().then(function () { flush(); });
-      rememberPage();
     });
   }
 })();
