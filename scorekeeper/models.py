@@ -112,9 +112,19 @@ class Game(models.Model):
     )
     finished_at = models.DateTimeField(null=True, blank=True)
     hand_count = models.PositiveIntegerField(default=0)
+    #: The new-game form's one-time token: the same form sent twice (Back, then "Start
+    #: the game" again) opens the game it started instead of a second one.
+    start_token = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "start_token"],
+                condition=~models.Q(start_token=""),
+                name="unique_game_start_token",
+            )
+        ]
         indexes = [
             models.Index(fields=["league", "status", "-created_at"], name="game_league_status"),
             models.Index(fields=["owner", "status", "-created_at"], name="game_owner_status"),

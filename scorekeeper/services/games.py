@@ -88,8 +88,11 @@ def game_create(
     teams: Sequence[Sequence[int]] | None = None,
     first_dealer: int | Player | None = None,
     league: int | League | None = None,
+    start_token: str = "",
 ) -> Game:
-    """Start a score sheet. Seated players join the league if they were not members."""
+    """Start a score sheet. Seated players join the league if they were not members.
+    A ``start_token`` the owner already started a game with is refused by the database
+    (``IntegrityError``): the caller opens that game instead."""
     rules = get_ruleset(ruleset)
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
         raise RuleError("players must be a list of player ids in seating order", "players")
@@ -115,6 +118,7 @@ def game_create(
         first_dealer_id=config.first_dealer,
         league=league_obj,
         owner=owner,
+        start_token=start_token,
     )
     Seat.objects.bulk_create(
         Seat(game=game, player_id=pid, position=i, team=config.team_of(pid))

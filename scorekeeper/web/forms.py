@@ -11,6 +11,7 @@ show them again next to an error) or from a stored hand (to correct it).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,12 @@ from games.base import whole_number
 
 #: Rulesets whose hands are the cards (or points) left in every other player's hand.
 LEFT_IN_HAND = ("dirt", "dirty-uno")
+
+
+def _token(value: str) -> str:
+    """A form's one-time token as sent, or "" when it is not one."""
+    value = value.strip()
+    return value if 8 <= len(value) <= 64 and value.replace("-", "").isalnum() else ""
 
 
 def _text(data: QueryDict | Mapping[str, Any], name: str) -> str:
@@ -180,6 +187,8 @@ class NewGameEntry:
     partners: bool = False
     first_dealer: str = "0"
     league: str = ""
+    #: One per new-game form shown: the same form sent again opens the same game.
+    start_token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     @classmethod
     def initial(cls, rules: Ruleset, *, own_player: int | None) -> NewGameEntry:
@@ -215,6 +224,7 @@ class NewGameEntry:
             partners=rules.supports_teams and _text(data, "partners") in {"1", "on"},
             first_dealer=_text(data, "first_dealer") or "0",
             league=_text(data, "league"),
+            start_token=_token(_text(data, "start_token")) or uuid.uuid4().hex,
         )
 
     def filled_seats(self) -> list[tuple[int, SeatEntry]]:

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -260,7 +260,10 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     if not _can_change(request, game):
         return _forbidden(request, game)
     entry, hand_input = _entry_from(request, game)
-    key = (request.POST.get("idempotency_key") or "").strip()[:100] or None
+    # A phone that kept the hand while offline sends it with the key it made when the
+    # hand was saved (header or field): however often it is sent, it is recorded once.
+    sent_key = request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key")
+    key = (sent_key or "").strip()[:100] or None
     if key is not None and not is_idempotency_key(key):
         key = None
     expected = (request.POST.get("number") or "").strip()
@@ -287,7 +290,12 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             f"Not saved: hand {expected} was already saved on another phone. Check "
             f"the sheet; the entry is now for hand {_hand_marker(state)}."
         )
-        if state.next_hand is None:
+        if state.next_hand is not None and int(expected) > len(state.hands) + 1:
+            notice = (
+                f"Not saved: this was entered as hand {expected}, but the sheet's next "
+                f"hand is {len(state.hands) + 1} (an earlier hand was not saved)."
+            )
+        elif state.next_hand is None:
             notice = f"Not saved: hand {expected} was already saved and the game is over."
         return _render_sheet(
             request, _sheet_context(request, fresh, state=state, notice=notice), status=409
@@ -642,6 +650,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 teams=teams,
                 first_dealer=dealer,
                 league=league,
+                start_token=entry.start_token,
             )
     except RuleError as exc:
         raise _NewGameError(sheet.humanize_error(exc.message, names), exc.field) from None
@@ -712,6 +721,19 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
         entry.first_dealer = str((ids.index(game.first_dealer_id) + 1) % len(ids))
 
 
+def _started_with(user: Any, token: str) -> Game | None:
+    """The game this user already started from the new-game form with this token."""
+    if not token:
+        return None
+    return games_visible_to(user).filter(owner_id=user.pk, start_token=token).first()
+
+
+def _to_sheet(request: HttpRequest, game: Game) -> HttpResponse:
+    if getattr(request, "htmx", None):
+        return HttpResponseClientRedirect(reverse("game_sheet", args=[game.pk]))
+    return redirect("game_sheet", pk=game.pk)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
@@ -747,15 +769,23 @@ def game_new(request: HttpRequest) -> HttpResponse:
             if len(entry.seats) < rules.max_players:
                 entry.seats.append(SeatEntry(team=str(len(entry.seats) % 2 + 1)))
         else:
+            started = _started_with(request.user, entry.start_token)
+            if started is not None:
+                messages.info(request, "That game was already started: here it is.")
+                return _to_sheet(request, started)
             try:
                 game = _create_game(request.user, rules, entry, known)
             except _NewGameError as exc:
                 error, status = exc, 422
+            except IntegrityError:
+                # The same form sent twice at once: the other request started the game.
+                started = _started_with(request.user, entry.start_token)
+                if started is None:
+                    raise
+                return _to_sheet(request, started)
             else:
                 messages.success(request, "Game started. Deal the first hand!")
-                if getattr(request, "htmx", None):
-                    return HttpResponseClientRedirect(reverse("game_sheet", args=[game.pk]))
-                return redirect("game_sheet", pk=game.pk)
+                return _to_sheet(request, game)
     else:
         entry = NewGameEntry.initial(rules, own_player=own.pk if own else None)
         _prefill_from(request, rules, entry)

@@ -219,6 +219,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "rules_prefix_json": json.dumps(reverse("rules_index")),
             # STATIC_URL itself: static("") would ask the manifest for a file named "".
             "static_prefix_json": json.dumps(settings.STATIC_URL),
+            "logout_url_json": json.dumps(reverse("logout")),
         }
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -450,6 +450,10 @@
 
   function enhancePanel(panel) {
     if (panel.dataset.enhanced) return;
+    // Before the pads are built from the form's values: offline-sheet.js keeps a copy
+    // of the panel as sent and puts back an entry in progress (a reload, Back/Forward).
+    var before = new CustomEvent("sk:panel", { bubbles: true, detail: { restored: false } });
+    panel.dispatchEvent(before);
     panel.dataset.enhanced = "1";
     panel.classList.add("js");
     var form = panel.querySelector("form.entry-form");
@@ -457,6 +461,7 @@
     enhancePads(panel, form);
     enhancePasses(panel, form);
     enhanceDeals(panel, form);
+    if (before.detail.restored) changed(form);
     var errors = panel.querySelector(".entry-errors");
     if (errors) {
       errors.scrollIntoView({ block: "center" });

@@ -6,6 +6,9 @@
  *    refreshed in the background;
  *  - static files: stored copy first;
  *  - rules search: from the network, or computed here from the stored index;
+ *  - a score sheet: from the network when it answers quickly, else the copy stored
+ *    when it was last open (the page asks for it to be kept: "keep-page"), so a reload
+ *    offline still shows the sheet and the hands waiting on the phone;
  *  - any other page: from the network, or the offline page.
  * A new version (any change to the rules, the static files or this file) replaces the
  * stored copies when it activates.
@@ -21,6 +24,9 @@ var INDEX_URL = {{ index_url_json }};
 var RULES_PREFIX = {{ rules_prefix_json }};
 var STATIC_PREFIX = {{ static_prefix_json }};
 var NETWORK_TIMEOUT_MS = 4000;
+var SHEET_PATH = /^\/games\/\d+\/$/;
+var SHEETS_KEPT = 12;
+var LOGOUT_URL = {{ logout_url_json }};
 
 importScripts({{ search_script_json }});
 
@@ -113,6 +119,80 @@ function rulesPage(event, request) {
     });
 }
 
+function isSheet(url) {
+  return SHEET_PATH.test(url.pathname);
+}
+
+/* Keep a score sheet as a plain page request (no htmx headers), and only the most
+ * recently kept few. */
+function keepSheet(url, answered) {
+  var request = new Request(url, { credentials: "same-origin", cache: "no-store" });
+  return (answered ? Promise.resolve(answered) : fetch(request)).then(function (response) {
+    if (!response.ok || response.redirected || response.type !== "basic") return;
+    // The whole page first: the stored copy is replaced only by one that arrived whole.
+    return response.arrayBuffer().then(function (body) {
+      return caches.open(CACHE).then(function (cache) {
+        return cache.put(url, new Response(body, {
+          status: response.status, statusText: response.statusText, headers: response.headers
+        })).then(function () { return cache; });
+      });
+    }).then(function (cache) {
+      return cache.keys().then(function (keys) {
+        var sheets = keys.filter(function (k) { return isSheet(new URL(k.url)); });
+        return Promise.all(sheets.slice(0, Math.max(0, sheets.length - SHEETS_KEPT)).map(function (k) {
+          return cache.delete(k);
+        }));
+      });
+    });
+  }).catch(function () { return null; });
+}
+
+function forgetSheets() {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return isSheet(new URL(k.url)); }).map(function (k) {
+        return cache.delete(k);
+      }));
+    });
+  });
+}
+
+function sheetPage(event, request) {
+  var network = fetch(request).then(function (response) {
+    event.waitUntil(keepSheet(request.url, response.clone()));
+    return response;
+  });
+  var timeout = new Promise(function (resolve) {
+    setTimeout(resolve, NETWORK_TIMEOUT_MS, null);
+  });
+  event.waitUntil(network.catch(function () { return null; }));
+  return Promise.race([network.catch(function () { return null; }), timeout])
+    .then(function (response) {
+      if (response) return response;
+      return fromCache(request, true).then(function (cached) {
+        if (cached) return cached;
+        return network.catch(function () { return offlinePage(); });
+      });
+    });
+}
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "keep-page" || typeof data.url !== "string") return;
+  var url = new URL(data.url, self.location.origin);
+  if (url.origin !== self.location.origin || !isSheet(url)) return;
+  var assets = (Array.isArray(data.assets) ? data.assets : []).filter(function (asset) {
+    var a = new URL(asset, self.location.origin);
+    return a.origin === self.location.origin && a.pathname.indexOf(STATIC_PREFIX) === 0;
+  });
+  event.waitUntil(Promise.all([keepSheet(url.href)].concat(assets.map(function (asset) {
+    return fromCache(asset).then(function (cached) {
+      if (cached) return null;
+      return fetch(asset).then(function (response) { store(new Request(asset), response); });
+    }).catch(function () { return null; });
+  }))));
+});
+
 function otherPage(request) {
   return fetch(request).catch(function () { return offlinePage(); });
 }
@@ -168,9 +248,14 @@ function offlineSearch(request) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && url.pathname === LOGOUT_URL) {
+    // Signing out: the score sheets kept on this device go too.
+    event.waitUntil(forgetSheets());
+    return;
+  }
+  if (request.method !== "GET") return;
 
   if (url.pathname === SEARCH_URL) {
     event.respondWith(fetch(request).catch(function () { return offlineSearch(request); }));
@@ -185,7 +270,8 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(isRulesPage(url) ? rulesPage(event, request) : otherPage(request));
+    if (isSheet(url)) event.respondWith(sheetPage(event, request));
+    else event.respondWith(isRulesPage(url) ? rulesPage(event, request) : otherPage(request));
   }
 });
 {% endautoescape %}

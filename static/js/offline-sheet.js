@@ -1,0 +1,590 @@
+/* scorekeeper — the score sheet when the connection or the browser lets a player down.
+ *
+ *  - A hand saved is written to the outbox (offline-queue.js) before it is sent, with a
+ *    key made on this phone: offline it waits there, shown on the sheet, and is sent by
+ *    itself when the connection returns (in order, retried with backoff). However often
+ *    it is sent, the server records it once.
+ *  - A hand the server refuses (another phone recorded that hand, the game is over…) is
+ *    held with the reason until the user re-enters it as the next hand or discards it.
+ *  - An entry in progress is kept per game and hand number in sessionStorage: it
+ *    survives a reload and Back/Forward; one overtaken by another phone is held too.
+ *  - The live poll pauses while the page is hidden, offline or sending, and a page
+ *    restored from the back/forward cache refreshes at once.
+ * Without this file (or without IndexedDB) the sheet's forms post as before.
+ */
+(function () {
+  "use strict";
+
+  var outbox = document.getElementById("sheet-outbox");
+  var store = window.SKOutbox;
+  var game = outbox ? outbox.dataset.game : "";
+  var sheetUrl = outbox ? outbox.dataset.sheetUrl : "";
+  var SKIP = { csrfmiddlewaretoken: 1, idempotency_key: 1, number: 1, edit_number: 1 };
+  var SEND_TIMEOUT_MS = 12000;
+  var MAX_DELAY_MS = 60000;
+
+  var items = [];          // this game's outbox, in the order saved
+  var storeOk = !!(outbox && store);
+  var pristine = null;     // the entry panel as the server sent it: { html, number }
+  var flushing = false;
+  var attempt = 0;         // failed sends in a row, for the backoff
+  var retryTimer = 0;
+  var retryAt = 0;
+  var note = "";           // a passing message ("2 hands sent")
+  var noteTimer = 0;
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+  function waiting() { return items.filter(function (i) { return i.state !== "held"; }); }
+  function held() { return items.filter(function (i) { return i.state === "held"; }); }
+
+  function entryPanel() {
+    var panel = document.getElementById("entry");
+    return panel && panel.dataset.mode === "new" ? panel : null;
+  }
+
+  // ---- entries in progress (drafts) --------------------------------------------------
+
+  function draftKey(number) { return "sk:draft:" + game + ":" + number; }
+
+  function fieldsOf(form, submitter) {
+    var data;
+    try { data = new FormData(form, submitter || undefined); } catch (e) {
+      data = new FormData(form);
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    }
+    var pairs = [];
+    data.forEach(function (value, name) {
+      if (!SKIP[name] && typeof value === "string") pairs.push([name, value]);
+    });
+    return pairs;
+  }
+
+  function isEmpty(pairs) {
+    return !pairs.some(function (p) { return p[1].trim() !== ""; });
+  }
+
+  function readDraft(number) {
+    try {
+      var saved = JSON.parse(window.sessionStorage.getItem(draftKey(number)) || "null");
+      return saved && Array.isArray(saved.fields) ? saved : null;
+    } catch (e) { return null; }
+  }
+
+  function writeDraft(number, pairs) {
+    try {
+      if (!pairs || isEmpty(pairs)) window.sessionStorage.removeItem(draftKey(number));
+      else window.sessionStorage.setItem(draftKey(number), JSON.stringify({ fields: pairs, at: Date.now() }));
+    } catch (e) { /* storage full or refused: the entry lives in the form only */ }
+  }
+
+  function saveDraft(form) {
+    var panel = form.closest("#entry");
+    if (!panel || panel.dataset.mode !== "new") return;
+    writeDraft(panel.dataset.number, fieldsOf(form));
+  }
+
+  /* Put saved values back into a form not yet enhanced by sheet.js. */
+  function fill(form, pairs) {
+    var values = {};
+    pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
+    Array.prototype.forEach.call(form.elements, function (field) {
+      var name = field.name;
+      if (!name || SKIP[name]) return;
+      var type = (field.type || "").toLowerCase();
+      if (type === "submit" || type === "button" || type === "hidden" || type === "file") return;
+      var list = values[name] || [];
+      if (type === "radio" || type === "checkbox") {
+        field.checked = list.indexOf(field.value) >= 0;
+      } else {
+        field.value = list.length ? list.shift() : "";
+      }
+    });
+  }
+
+  /* Drafts for hands the sheet has moved past were overtaken by another phone: held, not
+   * thrown away. */
+  function holdOvertaken(number) {
+    var prefix = "sk:draft:" + game + ":";
+    var found = [];
+    try {
+      for (var i = 0; i < window.sessionStorage.length; i++) {
+        var key = window.sessionStorage.key(i);
+        if (key && key.indexOf(prefix) === 0 && Number(key.slice(prefix.length)) < number) found.push(key);
+      }
+    } catch (e) { return; }
+    found.forEach(function (key) {
+      var n = Number(key.slice(prefix.length));
+      var draft = readDraft(n);
+      window.sessionStorage.removeItem(key);
+      if (!draft || isEmpty(draft.fields) || !storeOk) return;
+      var item = {
+        key: store.newKey(), game: game, number: n, action: "", body: "",
+        fields: draft.fields, summary: summaryOf(draft.fields), seq: store.nextSeq(),
+        savedAt: new Date().toISOString(), state: "held",
+        reason: "Hand " + n + " was saved on another phone while this entry was being made: it was not sent."
+      };
+      items.push(item);
+      store.put(item).catch(function () { /* kept on screen for now */ });
+    });
+    if (found.length) render();
+  }
+
+  // ---- what an entry says, in a line ----------------------------------------------
+
+  var labels = {};   // player id -> name, read from the panel
+  var verb = "went out";
+
+  function learnNames(panel) {
+    verb = panel.querySelector(".winner-buttons") ? "won it" : panel.querySelector(".suit-pick") ? "claimed" : "went out";
+    panel.querySelectorAll("[data-player][data-name]").forEach(function (node) {
+      labels[node.dataset.player] = node.dataset.name;
+    });
+    panel.querySelectorAll('input[name="winner"]').forEach(function (input) {
+      var label = input.closest("label");
+      if (label && !labels[input.value]) labels[input.value] = label.textContent.trim();
+    });
+    panel.querySelectorAll("button[name='winner']").forEach(function (button) {
+      var name = button.querySelector(".winner-name");
+      if (name && !labels[button.value]) labels[button.value] = name.textContent.trim();
+    });
+    try { window.sessionStorage.setItem("sk:names:" + game, JSON.stringify(labels)); } catch (e) { /* fine */ }
+  }
+
+  function nameOf(id) { return labels[id] || "player " + id; }
+
+  function summaryOf(pairs) {
+    var parts = [], per = {}, order = [];
+    pairs.forEach(function (p) {
+      var name = p[0], value = p[1].trim();
+      if (!value) return;
+      var m = /^(cards|points|passes|cards_left)_(\d+)$/.exec(name);
+      if (m) {
+        if (!per[m[2]]) { per[m[2]] = []; order.push(m[2]); }
+        var text = { cards: value, points: value + " pts", passes: value + " passes", cards_left: value + " cards left" }[m[1]];
+        per[m[2]].push(text);
+      } else if (name === "winner") {
+        parts.unshift(nameOf(value) + " " + verb);
+      } else if (name === "suit") {
+        parts.push("suit " + value);
+      } else if (name === "surplus") {
+        parts.push("surplus " + value);
+      } else if (name === "bower_holder") {
+        parts.push("bower with " + nameOf(value));
+      } else if (name === "surplus_count") {
+        parts.push(value + " surplus");
+      }
+    });
+    order.forEach(function (id) { parts.push(nameOf(id) + ": " + per[id].join(", ")); });
+    return parts.join(" · ") || "nothing entered";
+  }
+
+  // ---- the outbox on the sheet ----------------------------------------------------
+
+  function button(text, className, onClick) {
+    var b = el("button", "button " + className, text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function render() {
+    if (!outbox) return;
+    var offline = !navigator.onLine;
+    var wait = waiting(), hold = held();
+    outbox.textContent = "";
+    var status = el("div", "outbox-status");
+    status.setAttribute("role", "status");
+    if (offline) {
+      var p = el("p", "outbox-offline");
+      p.appendChild(el("strong", "", "Offline."));
+      p.appendChild(document.createTextNode(" Hands you save are kept on this phone and sent when the connection returns."));
+      status.appendChild(p);
+    }
+    if (wait.length) {
+      var line = el("p", "outbox-waiting");
+      line.appendChild(el("strong", "", plural(wait.length, "hand", "hands") + " waiting to send"));
+      var when = flushing ? " · sending…" : offline ? " · sent when back online" :
+        retryAt ? " · next try in " + Math.max(1, Math.round((retryAt - Date.now()) / 1000)) + " s" : "";
+      line.appendChild(document.createTextNode(when));
+      status.appendChild(line);
+      var list = el("ol", "outbox-list");
+      wait.forEach(function (item) {
+        var li = el("li", "outbox-item");
+        li.appendChild(el("strong", "", "Hand " + item.number));
+        li.appendChild(document.createTextNode(" · " + item.summary));
+        list.appendChild(li);
+      });
+      status.appendChild(list);
+      if (!offline && !flushing) status.appendChild(button("Send now", "secondary outbox-send", function () { flush(); }));
+    }
+    if (note) status.appendChild(el("p", "outbox-note", note));
+    if (status.childNodes.length) outbox.appendChild(status);
+    var panel = entryPanel();
+    hold.forEach(function (item) {
+      var box = el("div", "outbox-held");
+      box.setAttribute("role", "alert");
+      box.dataset.key = item.key;
+      var head = el("p", "outbox-held-head");
+      head.appendChild(el("strong", "", "Hand " + item.number + " was not saved."));
+      head.appendChild(document.createTextNode(" " + (item.reason || "")));
+      box.appendChild(head);
+      box.appendChild(el("p", "outbox-held-entry", item.summary));
+      var actions = el("div", "button-row outbox-held-actions");
+      if (panel) {
+        actions.appendChild(button("Enter it as hand " + panel.dataset.number, "outbox-reenter", function () { reenter(item); }));
+      }
+      actions.appendChild(button("Discard it", "secondary outbox-discard", function () { discard(item); }));
+      box.appendChild(actions);
+      outbox.appendChild(box);
+    });
+    outbox.hidden = !outbox.childNodes.length;
+  }
+
+  function say(text) {
+    note = text;
+    window.clearTimeout(noteTimer);
+    noteTimer = window.setTimeout(function () { note = ""; render(); }, 8000);
+    render();
+  }
+
+  function reenter(item) {
+    var panel = entryPanel();
+    if (!panel) return;
+    var number = panel.dataset.number;
+    var form = panel.querySelector("form.entry-form");
+    if (form && !isEmpty(fieldsOf(form)) &&
+        !window.confirm("Replace the entry in progress for hand " + number + " with hand " + item.number + "'s?")) return;
+    writeDraft(number, item.fields);
+    items = items.filter(function (i) { return i.key !== item.key; });
+    store.remove(item.key).catch(function () { /* already gone */ });
+    renderPanel(Number(number));
+    say("Hand " + item.number + "'s entry is in the form as hand " + number + ": check it, then save.");
+    var fresh = document.getElementById("entry");
+    if (fresh) fresh.scrollIntoView({ block: "start" });
+  }
+
+  function discard(item) {
+    if (!window.confirm("Discard hand " + item.number + "'s entry? It was never saved.")) return;
+    items = items.filter(function (i) { return i.key !== item.key; });
+    store.remove(item.key).catch(function () { /* already gone */ });
+    say("Hand " + item.number + "'s entry was discarded.");
+  }
+
+  // ---- the entry panel --------------------------------------------------------------
+
+  /* Show the entry panel for ``number``: the server's panel, renumbered when hands
+   * saved on this phone are still waiting (their dealer and ranks come with the sheet
+   * once they are sent). */
+  function renderPanel(number) {
+    var current = document.getElementById("entry");
+    if (!pristine || !current) return;
+    var holder = document.createElement("template");
+    holder.innerHTML = pristine.html;
+    var panel = holder.content.firstElementChild;
+    if (number !== pristine.number) {
+      panel.dataset.number = String(number);
+      panel.dataset.local = "1";
+      var field = panel.querySelector('input[name="number"]');
+      if (field) field.value = String(number);
+      var heading = panel.querySelector("#entry-heading");
+      if (heading) {
+        heading.textContent = "Enter hand " + number + " ";
+        heading.appendChild(el("small", "muted", "· after the hands waiting to send"));
+      }
+      panel.querySelectorAll(".entry-save").forEach(function (b) {
+        if (!b.classList.contains("winner-button")) b.textContent = "Save hand " + number;
+      });
+      panel.querySelectorAll("legend, h3").forEach(function (n) {
+        n.childNodes.forEach(function (t) {
+          if (t.nodeType === 3) t.textContent = t.textContent.replace(/\bhand \d+\b/, "hand " + number);
+        });
+      });
+      panel.querySelectorAll(".dirt-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
+      panel.querySelectorAll("[data-storage-key]").forEach(function (n) { n.removeAttribute("data-storage-key"); });
+    }
+    current.replaceWith(panel);
+    var jump = document.querySelector("#sheet-banner .banner-jump");
+    if (jump) jump.textContent = "Enter hand " + number + " ↓";
+    if (window.htmx) window.htmx.process(panel);
+    panel.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: panel } }));
+  }
+
+  document.addEventListener("sk:panel", function (e) {
+    var panel = e.target;
+    if (!outbox || panel.id !== "entry" || panel.dataset.mode !== "new") return;
+    var number = Number(panel.dataset.number);
+    if (!panel.dataset.local) {
+      pristine = { html: panel.outerHTML, number: number };
+      holdOvertaken(number);
+    }
+    learnNames(panel);
+    var form = panel.querySelector("form.entry-form");
+    var draft = readDraft(number);
+    if (form && draft) {
+      fill(form, draft.fields);
+      e.detail.restored = true;
+    }
+    render();
+  });
+
+  ["input", "change", "sk:changed"].forEach(function (type) {
+    document.addEventListener(type, function (e) {
+      var form = e.target && e.target.closest ? e.target.closest("#entry form.entry-form") : null;
+      if (form) saveDraft(form);
+    });
+  });
+
+  // ---- saving a hand ----------------------------------------------------------------
+
+  function csrfHeader() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (e) { return ""; }
+  }
+
+  function setSaving(form, on) {
+    if (!form) return;
+    form.querySelectorAll(".entry-save").forEach(function (b) { b.disabled = on; });
+    form.classList.toggle("is-saving", on);
+  }
+
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!storeOk || !form.matches || !form.matches("#entry form.entry-form")) return;
+    var panel = form.closest("#entry");
+    if (!panel || panel.dataset.mode !== "new") return;
+    var submitter = e.submitter;
+    if (submitter && submitter.hasAttribute("formaction") && submitter.formAction !== form.action) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (form.classList.contains("is-saving")) return;
+    var number = Number(panel.dataset.number);
+    var pairs = fieldsOf(form, submitter);
+    var key = store.newKey();
+    var body = new URLSearchParams();
+    var token = form.querySelector('input[name="csrfmiddlewaretoken"]');
+    if (token) body.append("csrfmiddlewaretoken", token.value);
+    body.append("idempotency_key", key);
+    body.append("number", String(number));
+    pairs.forEach(function (p) { body.append(p[0], p[1]); });
+    var item = {
+      key: key, game: game, number: number, action: form.action, body: body.toString(),
+      fields: pairs, summary: summaryOf(pairs), seq: store.nextSeq(),
+      savedAt: new Date().toISOString(), state: "waiting", reason: ""
+    };
+    var direct = navigator.onLine && !waiting().length && !flushing;
+    setSaving(form, true);
+    store.put(item).then(function () {
+      items.push(item);
+      writeDraft(number, null);
+      if (direct) return sendOne(item, true);
+      setSaving(form, false);
+      kept(number);
+      flush();
+    }, function () {
+      // The phone cannot keep it: post the form as before.
+      storeOk = false;
+      setSaving(form, false);
+      if (window.htmx) window.htmx.trigger(form, "submit"); else form.submit();
+    });
+  }, true);
+
+  /* A hand kept on the phone: the panel moves on to the next hand. */
+  function kept(number) {
+    renderPanel(number + 1);
+    render();
+    outbox.scrollIntoView({ block: "start" });
+  }
+
+  function reasonFrom(status, html) {
+    var doc = new DOMParser().parseFromString(html || "", "text/html");
+    var found = doc.querySelector(".entry-errors p, #sheet-notice .notice, .form-errors, main p");
+    var text = found ? found.textContent.trim().replace(/\s+/g, " ").replace(/^Not saved[:.]\s*/, "") : "";
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    if (status === 403) return "You may not change this sheet any more.";
+    if (status === 404) return "The game is gone: it was deleted, or it is no longer shared with you.";
+    return text || "The server refused it (" + status + ").";
+  }
+
+  function swapSheet(html) {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !window.htmx) return;
+    window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
+    if (window.SKKeepPage) window.SKKeepPage();
+    // As after any save: show what was saved (or why not) at the top of the sheet.
+    var fresh = document.getElementById("sheet");
+    if (fresh && !fresh.querySelector(".entry-errors") && fresh.querySelector("#sheet-notice p")) {
+      document.getElementById("sheet-notice").scrollIntoView({ block: "start" });
+    }
+  }
+
+  /* Send one hand. Resolves "sent", "held", "kept" (try again later). */
+  function sendOne(item, direct) {
+    var form = direct ? document.querySelector("#entry form.entry-form") : null;
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = window.setTimeout(function () { if (controller) controller.abort(); }, SEND_TIMEOUT_MS);
+    return fetch(item.action, {
+      method: "POST",
+      body: item.body,
+      credentials: "same-origin",
+      signal: controller ? controller.signal : undefined,
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+        "HX-Request": "true",
+        "HX-Target": "sheet",
+        "Idempotency-Key": item.key,
+        "X-CSRFToken": csrfHeader()
+      }
+    }).then(function (response) {
+      window.clearTimeout(timer);
+      return response.text().then(function (html) {
+        var status = response.status;
+        var signedOut = response.redirected && /\/accounts\/login\//.test(response.url);
+        if (signedOut || status >= 500 || status === 429 || status === 408) {
+          if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
+          throw new Error("not yet");
+        }
+        items = items.filter(function (i) { return i.key !== item.key; });
+        // Taps made while it was on its way are not an entry another phone overtook.
+        if (status !== 422) writeDraft(item.number, null);
+        if (status === 200 || (status === 422 && direct)) {
+          store.remove(item.key);
+          if (direct) { setSaving(form, false); swapSheet(html); }
+          return { outcome: "sent", status: status, html: html };
+        }
+        item.state = "held";
+        item.reason = reasonFrom(status, html);
+        items.push(item);
+        return store.put(item).then(function () {
+          if (direct) { setSaving(form, false); if (status === 409) swapSheet(html); render(); }
+          return { outcome: "held", status: status, html: html };
+        });
+      });
+    }).catch(function () {
+      window.clearTimeout(timer);
+      if (items.indexOf(item) < 0 && item.state !== "held") items.push(item);
+      if (direct) {
+        setSaving(form, false);
+        kept(item.number);
+        scheduleRetry();
+      }
+      return { outcome: "kept" };
+    });
+  }
+
+  function scheduleRetry() {
+    window.clearTimeout(retryTimer);
+    if (!waiting().length) { retryAt = 0; return; }
+    var delay = Math.min(MAX_DELAY_MS, 2000 * Math.pow(2, attempt));
+    attempt += 1;
+    retryAt = Date.now() + delay;
+    retryTimer = window.setTimeout(function () { retryAt = 0; flush(); }, delay);
+    render();
+  }
+
+  /* Send the waiting hands, oldest first, one at a time. */
+  function flush() {
+    if (flushing || !storeOk || !navigator.onLine || !waiting().length) { render(); return; }
+    flushing = true;
+    window.clearTimeout(retryTimer);
+    retryAt = 0;
+    render();
+    var sent = 0, refused = 0, last = null;
+    function next() {
+      var item = waiting()[0];
+      if (!item) return Promise.resolve(true);
+      return sendOne(item, false).then(function (result) {
+        if (result.outcome === "kept") return false;
+        if (result.outcome === "sent") sent += 1; else refused += 1;
+        last = result;
+        return next();
+      });
+    }
+    next().then(function (done) {
+      flushing = false;
+      if (done) attempt = 0; else scheduleRetry();
+      if (sent || refused) {
+        if (last && (last.status === 200 || last.status === 409)) swapSheet(last.html);
+        else refreshSheet();
+        if (sent) say(plural(sent, "hand", "hands") + " kept on this phone " + (sent === 1 ? "was" : "were") + " sent and saved.");
+      }
+      render();
+    });
+  }
+
+  function refreshSheet() {
+    fetch(sheetUrl, { credentials: "same-origin", headers: { "HX-Request": "true", "HX-Target": "sheet" } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
+      .then(swapSheet)
+      .catch(function () { /* the poll catches up */ });
+  }
+
+  // ---- the live poll ----------------------------------------------------------------
+
+  function poller() { return document.getElementById("sheet-poller"); }
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (!elt) return;
+    var hidden = document.visibilityState === "hidden";
+    if (elt.id === "sheet-poller" && (hidden || !navigator.onLine || flushing || waiting().length)) {
+      e.preventDefault();
+    } else if (!navigator.onLine && elt.closest && elt.closest("#sheet")) {
+      e.preventDefault();   // nothing to ask the server offline
+      if (elt.id !== "preview") say("Offline: that needs the connection. Hands you save are kept on this phone.");
+    }
+  });
+
+  function refreshNow() {
+    var p = poller();
+    if (p && window.htmx && navigator.onLine && document.visibilityState !== "hidden" && !waiting().length) {
+      window.htmx.trigger(p, "sk-refresh");
+    }
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refreshNow(); flush(); }
+  });
+
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted) return;
+    // Restored from the back/forward cache: what the other phones did meanwhile, at once.
+    load().then(function () { refreshNow(); flush(); });
+  });
+
+  window.addEventListener("online", function () { attempt = 0; render(); flush(); refreshNow(); });
+  window.addEventListener("offline", render);
+
+  // ---- start --------------------------------------------------------------------------
+
+  function load() {
+    if (!storeOk) return Promise.resolve();
+    return store.list(game).then(function (found) {
+      items = found;
+      var panel = entryPanel();
+      var ahead = waiting().reduce(function (n, i) { return Math.max(n, i.number + 1); }, 0);
+      if (panel && ahead > Number(panel.dataset.number)) renderPanel(ahead);
+      render();
+    }, function () {
+      storeOk = false;
+      render();
+    });
+  }
+
+  if (outbox) {
+    try {
+      labels = JSON.parse(window.sessionStorage.getItem("sk:names:" + game) || "{}") || {};
+    } catch (e) { labels = {}; }
+    document.addEventListener("DOMContentLoaded", function () {
+      load().then(function () { flush(); });
+    });
+  }
+})();
