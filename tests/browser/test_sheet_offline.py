@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from scorekeeper.models import Game, Hand, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the same browser set-up)
-from tests.browser.sheet_ui import pad_shows, shoot, tap, watch, went_out
+from tests.browser.sheet_ui import open_pad, pad_shows, shoot, tap, watch, went_out
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
@@ -241,6 +241,7 @@ def test_an_entry_in_progress_survives_reload_and_back_and_a_faster_phone(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     went_out(page, "Cy")
     tap(page, "Bo", "JK", "A")
+    open_pad(page, "Ana")
     page.locator(".pad[data-name='Ana'] .mode-button[data-mode='points']").click()
     page.locator(".pad[data-name='Ana'] .points-input").fill("7")
     page.reload()

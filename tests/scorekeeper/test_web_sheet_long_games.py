@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scorekeeper.models import Game, Player
-from scorekeeper.selectors.games import game_config, game_state, player_names
+from scorekeeper.selectors.games import game_config, game_state, game_with_related, player_names
 from scorekeeper.services.backup import MAX_HANDS, league_import
 from scorekeeper.services.games import game_create, hand_record
 from scorekeeper.simulate import next_hand
@@ -92,6 +92,9 @@ def test_partner_totals_count_the_hands_not_shown(user: User) -> None:
         state = hand_record(
             game=game, user=user, hand_input=next_hand(rng, game_config(game), state, {})
         ).state
+    # A write's state holds only the last hands: the sheet reads the whole game.
+    game = game_with_related(Game.objects.filter(pk=game.pk)).get()
+    state = game_state(game)
     names = player_names(game)
     every = sheet.build_grid(game, state, names, can_change=False)
     recent = sheet.build_grid(game, state, names, can_change=False, recent=2)
