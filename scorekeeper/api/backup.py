@@ -90,7 +90,12 @@ class LeagueExportApi(APIView):
             ),
         ],
         responses={
-            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The export."),
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The export: JSON or CSV, as `format` asks."
+            ),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="The export: JSON or CSV, as `format` asks."
+            ),
             404: OpenApiResponse(description="No such league, or not yours to see."),
         },
         tags=["leagues"],

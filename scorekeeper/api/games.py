@@ -56,6 +56,12 @@ RULESET_SLUGS = list(RULESETS)
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 #: The longest key the idempotency table stores.
 IDEMPOTENCY_KEY_MAX = 255
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": IDEMPOTENCY_KEY_MAX,
+    "pattern": "^[\\x20-\\x7e]+$",
+}
 
 # -- payloads ------------------------------------------------------------------------
 
@@ -625,17 +631,30 @@ class GameHandsApi(APIView):
         parameters=[
             OpenApiParameter(
                 IDEMPOTENCY_HEADER,
-                OpenApiTypes.STR,
+                IDEMPOTENCY_KEY_SCHEMA,
                 OpenApiParameter.HEADER,
-                description="Any unique string (a UUID) per hand you mean to record.",
-            )
+                description="Any unique string (a UUID) per hand you mean to record: "
+                f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                {"type": "string", "enum": ["true"]},
+                OpenApiParameter.HEADER,
+                response=[201],
+                description="Set on a retry: the response is the first one, replayed.",
+            ),
         ],
         request=HAND_INPUT,
         examples=HAND_EXAMPLES,
         responses={
             201: HandSerializer,
             **CHANGE_ERRORS,
-            409: OpenApiResponse(description="The game is over."),
+            409: OpenApiResponse(
+                description="The game is over, or holds the most hands a game may have."
+            ),
+            422: OpenApiResponse(
+                description="This Idempotency-Key was used on this game with another body."
+            ),
         },
         tags=["hands"],
     )
