@@ -43,6 +43,7 @@ from scorekeeper.selectors.leagues import (
     seats_of,
     standings_for_league,
 )
+from scorekeeper.services.games import MAX_ID
 from scorekeeper.services.players import league_add_member, league_create
 
 RULESET_PARAM = OpenApiParameter(
@@ -57,10 +58,9 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
         if required:
             raise RuleError("this parameter is required", name)
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise RuleError(f"'{raw}' is not an id", name) from None
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw[:20]) <= MAX_ID:
+        raise RuleError("give an id: a whole number from 1", name)
+    return int(raw)
 
 
 def _league(request: Request, league_id: int) -> League:
@@ -232,7 +232,9 @@ class LeagueCreateInputSerializer(serializers.Serializer):
 
 
 class LeagueMemberInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="Id of the player to add.")
+    player = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="Id of the player to add."
+    )
 
 
 class LeaguesApi(APIView):

@@ -48,6 +48,7 @@ from scorekeeper.selectors.leagues import (
     seats_of,
     standings_for_league,
 )
+from scorekeeper.services.games import MAX_ID
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.services.stats import PROVISIONAL_GAMES
 
@@ -71,12 +72,13 @@ def _htmx_target(request: HttpRequest) -> str | None:
 
 
 def _int(value: str | None) -> int | None:
-    if not value:
+    """An id from a query or form value; anything else (other digits than ASCII, a
+    number no id column holds) is no id."""
+    value = (value or "").strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 19:
         return None
-    try:
-        return int(value)
-    except ValueError:
-        return None
+    number = int(value)
+    return number if 1 <= number <= MAX_ID else None
 
 
 def _scope(value: str | None) -> str:
