@@ -196,6 +196,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scorekeeper.api.schema.document_common_errors",
+    ],
 }
 
 # Content Security Policy: everything from this origin, nothing inline, no CDN.

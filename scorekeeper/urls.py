@@ -10,3 +10,5 @@ urlpatterns = [
     path("api/v1/", include("scorekeeper.api.urls")),
     path("", include("scorekeeper.web.urls")),
 ]
+
+handler404 = "scorekeeper.api.errors.page_not_found"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -62,3 +64,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is not None and isinstance(exc, ValidationError):
         response.data = flatten_validation_errors(response.data)
     return response
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 (``handler404``): JSON under ``/api/`` (an address no API route
+    matches, such as ``/api/v1/games/abc/``), the HTML page everywhere else."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "There is no such address in the API."}, status=404)
+    return defaults.page_not_found(request, exception)

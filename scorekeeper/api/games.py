@@ -60,6 +60,12 @@ from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, is_idempotency_key
 
 RULESET_SLUGS = list(RULESETS)
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": IDEMPOTENCY_KEY_MAX,
+    "pattern": "^[\\x20-\\x7e]+$",
+}
 
 # -- payloads ------------------------------------------------------------------------
 
@@ -648,11 +654,18 @@ class GameHandsApi(APIView):
         parameters=[
             OpenApiParameter(
                 IDEMPOTENCY_HEADER,
-                OpenApiTypes.STR,
+                IDEMPOTENCY_KEY_SCHEMA,
                 OpenApiParameter.HEADER,
-                description="Any unique string (a UUID) per hand you mean to record: 1 to "
-                f"{IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
-            )
+                description="Any unique string (a UUID) per hand you mean to record: "
+                f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters.",
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                {"type": "string", "enum": ["true"]},
+                OpenApiParameter.HEADER,
+                response=[201],
+                description="Set on a retry: the response is the first one, replayed.",
+            ),
         ],
         request=HAND_INPUT,
         examples=HAND_EXAMPLES,

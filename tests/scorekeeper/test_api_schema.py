@@ -100,3 +100,23 @@ def test_docs_page_has_no_inline_script_or_style(anon_api: APIClient, db: None) 
     assert init["Content-Type"].startswith("application/javascript")
     assert "SwaggerUIBundle" in init.content.decode()
     assert "/api/v1/schema/" in init.content.decode()
+
+
+def test_schema_documents_limits_errors_and_the_csv_export(schema: dict[str, Any]) -> None:
+    paths = schema["paths"]
+    hands = paths["/api/v1/games/{game_id}/hands/"]["post"]
+    key = next(p for p in hands["parameters"] if p["name"] == "Idempotency-Key")
+    assert (key["schema"]["minLength"], key["schema"]["maxLength"]) == (1, 255)
+    assert {"400", "401", "403", "404", "409", "413", "415", "422"} <= set(hands["responses"])
+    for url in ("/api/v1/games/", "/api/v1/players/", "/api/v1/leagues/{league_id}/games/"):
+        assert {"400", "401", "404"} <= set(paths[url]["get"]["responses"]), url
+    export = paths["/api/v1/leagues/{league_id}/export/"]["get"]["responses"]["200"]
+    assert set(export["content"]) == {"application/json", "text/csv"}
+    error = paths["/api/v1/games/{game_id}/"]["get"]["responses"]["404"]
+    assert error["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_api_addresses_that_match_no_route_answer_json_404(api: APIClient) -> None:
+    response = api.get("/api/v1/games/not-a-number/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "There is no such address in the API."}
