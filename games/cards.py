@@ -229,7 +229,7 @@ class UnoCard:
 def _uno_value(text: str) -> str | None:
     """The value a text names (``"7"``, ``"SKIP"`` → ``"S"``), or None."""
     value = _UNO_VALUE_ALIASES.get(text, text)
-    if value in UNO_ACTIONS or (len(value) == 1 and value.isdigit()):
+    if value in UNO_ACTIONS or (len(value) == 1 and value.isascii() and value.isdigit()):
         return value
     return None
 

@@ -64,7 +64,7 @@ def card_points(card: UnoCard) -> int:
         return WILD_POINTS
     if card.value in ("0", "7"):
         return ZERO_SEVEN_POINTS
-    if card.value.isdigit():
+    if card.value.isascii() and card.value.isdigit():
         return int(card.value)
     return ACTION_POINTS
 

@@ -184,6 +184,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 25,
     "EXCEPTION_HANDLER": "scorekeeper.api.errors.exception_handler",
+    # JSON out as ASCII (\u escapes): a message that quotes a refused value holding a
+    # lone surrogate still renders, instead of failing the response with a 500.
+    "UNICODE_JSON": False,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 

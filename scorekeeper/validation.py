@@ -88,6 +88,9 @@ def clean_name(value: object, field: str = "name", limit: int = 60) -> str:
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name:
         raise RuleError("a name is required", field)
+    if "\ufffd" in name:
+        # What a browser's broken text (or a lone surrogate sent as UTF-8) turns into.
+        raise RuleError("a name cannot hold U+FFFD, the sign of text that was not UTF-8", field)
     for ch in name:
         category = unicodedata.category(ch)
         if ch in BIDI_CONTROLS:

@@ -13,6 +13,7 @@ from django.db.models import Exists, Prefetch, Q, QuerySet
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
+from scorekeeper.validation import MAX_ID
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -267,7 +268,7 @@ def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> 
     """One game with :func:`game_with_related`'s rows (without its hands if not
     ``hands``), if ``user`` may see it. The owner's own game (the common case) needs no
     visibility query."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or not 1 <= pk <= MAX_ID:
         return None
     game = game_with_related(Game.objects.filter(pk=pk)).first() if hands else _game_with_seats(pk)
     if game is None:
@@ -280,7 +281,7 @@ def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> 
 def visible_game_version(user: User | AnonymousUser, pk: int) -> int | None:
     """The version of a game ``user`` may see (None if none): what a polling phone
     compares, in one small query for the owner."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or not 1 <= pk <= MAX_ID:
         return None
     # Plain SQL: a phone asks this every few seconds, and the ORM's query building
     # would cost more CPU than the rest of the request.

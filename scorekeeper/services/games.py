@@ -157,6 +157,8 @@ class _Locked:
 def _lock(game: Game, user: User | None, guest: Guest | None = None) -> _Locked:
     """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
     the game alone: a game always has seats)."""
+    if not 1 <= int(game.pk) <= MAX_ID:
+        raise Game.DoesNotExist(f"There is no game {game.pk}.")
     seats = list(
         Seat.objects.select_related("game")
         .select_for_update(of=("game",))

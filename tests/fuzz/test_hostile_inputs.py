@@ -381,6 +381,8 @@ def _refused(client: Client, response: Any) -> bool:
 #: retry key, how many seat rows to show, the default dealer's row): a value the
 #: page cannot read is ignored, never a server error.
 STEERING = {"number", "edit_number", "idempotency_key", "seat_count", "first_dealer", "ruleset"}
+#: Names may be digits of any script ("²", "٣", a long number): a nickname is a nickname.
+NAME_FIELDS = {"seat-3-name", "name"}
 
 
 def _form_value(name: str) -> Any:
@@ -415,7 +417,7 @@ def _form_refusals(
         if name in HEAVY and index:
             continue
         response = _post_form(client, url, {**form, field: _form_value(name)})
-        if field in STEERING and name not in HEAVY:
+        if field in STEERING or (field in NAME_FIELDS and name in NUMERIC_HOSTILE):
             if response.status_code >= 500:
                 wrong[field] = response.status_code
         elif not _refused(client, response):
