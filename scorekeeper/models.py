@@ -414,4 +414,6 @@ class RatingBacklog(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"league {self.league_id} ({self.ruleset or 'all games'}) from {self.since_created_at}"
+        return (
+            f"league {self.league_id} ({self.ruleset or 'all games'}) from {self.since_created_at}"
+        )

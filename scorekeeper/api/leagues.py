@@ -41,6 +41,7 @@ from scorekeeper.selectors.leagues import (
     rating_history,
     ruleset_scope,
     seats_of,
+    ratings_updating,
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create
@@ -340,14 +341,20 @@ class LeagueStandingsApi(APIView):
         operation_id="leagues_standings",
         summary="Standings",
         description="Players with at least one finished game in the league (or in one of "
-        "its games), best rating first.",
+        "its games), best rating first. While a correction to an earlier game is still being "
+        "carried through the later games' ratings (in the background), the response has the "
+        "header `X-Ratings-Updating: 1` and the ratings may be a little behind.",
         parameters=[RULESET_PARAM],
         responses=StandingOutputSerializer(many=True),
         tags=["leagues"],
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        return Response(standings_for_league(league, request.query_params.get("ruleset")))
+        response = Response(standings_for_league(league, request.query_params.get("ruleset")))
+        if ratings_updating(league):
+            # A correction to an earlier game is still being replayed: a little behind.
+            response["X-Ratings-Updating"] = "1"
+        return response
 
 
 class _GamePaginator(DjangoPaginator):

@@ -37,6 +37,7 @@ from scorekeeper.models import (
     Membership,
     Player,
     PlayerStanding,
+    RatingBacklog,
     RatingPoint,
     Seat,
 )
@@ -127,6 +128,13 @@ def _standing_row(
         "sigma": round(sigma, 3),
         "provisional": games < PROVISIONAL_GAMES,
     }
+
+
+def ratings_updating(league: League | int) -> bool:
+    """Whether a correction to an earlier game is still being replayed through the
+    league's ratings (by the background task): its standings are a little behind."""
+    league_id = league if isinstance(league, int) else league.pk
+    return RatingBacklog.objects.filter(league_id=league_id).exists()
 
 
 def standings_for_league(

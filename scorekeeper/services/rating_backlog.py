@@ -82,7 +82,7 @@ def has_backlog(league_id: int, scope: str | None = None) -> bool:
 def process_backlog(
     league_id: int,
     *,
-    chunk_games: int = CHUNK_GAMES,
+    chunk_games: int | None = None,
     on_chunk: Callable[[float, int], Any] | None = None,
 ) -> int:
     """Replay the league's marked scopes to the end, one chunk per transaction.
@@ -90,6 +90,7 @@ def process_backlog(
     (the benchmark prints them). Another worker on the same league skips the mark
     while a chunk of it is running; a chunk that finds its mark moved just starts from
     the new one."""
+    chunk_games = chunk_games or CHUNK_GAMES
     rated = 0
     while True:
         with transaction.atomic():
@@ -167,9 +168,7 @@ def _latest_point(league_id: int, scope: str, before: OrderKey | None = None) ->
     if before is not None:
         points = points.filter(_before(before))
     return Subquery(
-        points.order_by(F("played_at").desc(), F("game_id").desc(nulls_last=True)).values(
-            "pk"
-        )[:1]
+        points.order_by(F("played_at").desc(), F("game_id").desc(nulls_last=True)).values("pk")[:1]
     )
 
 
@@ -260,4 +259,3 @@ def _settle_standings(league_id: int, scope: str) -> None:
         ["mu", "sigma", "games", "wins", "place_sum", "rating", "updated_at"],
         batch_size=500,
     )
-

@@ -46,6 +46,7 @@ from scorekeeper.selectors.leagues import (
     ruleset_name,
     ruleset_scope,
     seats_of,
+    ratings_updating,
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
@@ -278,6 +279,7 @@ def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
         "standings_fewer": _query(request.GET, everyone=None) if everyone else None,
         "standings_shown": STANDINGS_SHOWN,
         "provisional_games": PROVISIONAL_GAMES,
+        "ratings_updating": ratings_updating(league),
     }
 
 
