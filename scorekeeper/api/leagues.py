@@ -39,9 +39,9 @@ from scorekeeper.selectors.leagues import (
     league_members,
     page_of_games,
     rating_history,
+    ratings_updating,
     ruleset_scope,
     seats_of,
-    ratings_updating,
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -45,9 +46,11 @@ from scorekeeper.services.stats import (
     conservative_rating,
 )
 
-#: Games replayed per transaction: about 30 ms of rating at 0.3 ms a game, so a game
-#: finishing in the league waits well under 100 ms for the league lock.
-CHUNK_GAMES = 100
+#: Games replayed in the first chunk; later chunks size themselves to hold the league
+#: lock about CHUNK_SECONDS, so a game finishing meanwhile waits well under 100 ms.
+CHUNK_GAMES = 50
+CHUNK_SECONDS = 0.04
+MIN_CHUNK_GAMES = 5
 
 
 def mark_backlog(league_id: int, scope: str, since: OrderKey) -> None:
@@ -79,6 +82,17 @@ def has_backlog(league_id: int, scope: str | None = None) -> bool:
     return marks.exists()
 
 
+@dataclass
+class _Run:
+    """What a worker carries from one chunk to the next: the players' states at the
+    mark it left (valid while the mark is still there), and the games per chunk."""
+
+    at: tuple[str, OrderKey] | None = None
+    lines: dict[int, _Line] = field(default_factory=dict)
+    with_standing: set[int] = field(default_factory=set)
+    chunk_games: int = CHUNK_GAMES
+
+
 def process_backlog(
     league_id: int,
     *,
@@ -87,27 +101,33 @@ def process_backlog(
 ) -> int:
     """Replay the league's marked scopes to the end, one chunk per transaction.
     Returns the games rated. ``on_chunk(seconds_locked, games)`` is told of each chunk
-    (the benchmark prints them). Another worker on the same league skips the mark
-    while a chunk of it is running; a chunk that finds its mark moved just starts from
-    the new one."""
-    chunk_games = chunk_games or CHUNK_GAMES
+    (the benchmark prints them).
+
+    Without ``chunk_games`` the chunks size themselves to hold the league lock about
+    :data:`CHUNK_SECONDS`. Each chunk starts by taking the league lock, as the hooks
+    do, so two workers on one league take turns; a chunk that finds the mark moved (by
+    a new change, or by the other worker) starts over from the new mark."""
+    run = _Run(chunk_games=chunk_games or CHUNK_GAMES)
     rated = 0
     while True:
         with transaction.atomic():
             _lock_league(league_id)
             locked = time.perf_counter()
-            row = (
-                RatingBacklog.objects.select_for_update(skip_locked=True)
-                .filter(league_id=league_id)
-                .order_by("ruleset")
-                .first()
-            )
+            row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
             if row is None:
                 return rated
-            games = _replay_chunk(row, chunk_games)
+            games = _replay_chunk(row, run)
+        held = time.perf_counter() - locked
         rated += games
+        if chunk_games is None and games:
+            # Aim at CHUNK_SECONDS per chunk, changing by at most half or double.
+            run.chunk_games = max(
+                MIN_CHUNK_GAMES,
+                min(run.chunk_games * 2, int(run.chunk_games * CHUNK_SECONDS / held) or 1),
+                run.chunk_games // 2,
+            )
         if on_chunk is not None:
-            on_chunk(time.perf_counter() - locked, games)
+            on_chunk(held, games)
 
 
 def _before(key: OrderKey) -> Q:
@@ -115,16 +135,18 @@ def _before(key: OrderKey) -> Q:
     return Q(played_at__lt=at) | Q(played_at=at, game_id__lt=game_id)
 
 
-def _replay_chunk(row: RatingBacklog, chunk_games: int) -> int:
+def _replay_chunk(row: RatingBacklog, run: _Run) -> int:
     league_id, scope = int(row.league_id), row.ruleset
     since: OrderKey = (row.since_created_at, int(row.since_game_id))
+    if run.at != (scope, since):
+        run.lines, run.with_standing = {}, set()  # the mark moved: start from it
     keys = Game.objects.filter(league_id=league_id, status=GameStatus.FINISHED)
     if scope != ALL_GAMES:
         keys = keys.filter(ruleset=scope)
     next_keys = list(
         keys.filter(_from(since, "created_at", "id"))
         .order_by("created_at", "id")
-        .values_list("created_at", "id")[chunk_games : chunk_games + 1]
+        .values_list("created_at", "id")[run.chunk_games : run.chunk_games + 1]
     )
     until: OrderKey | None = next_keys[0] if next_keys else None
     games = _finished_games(league_id, scope, since, until=until)
@@ -135,14 +157,17 @@ def _replay_chunk(row: RatingBacklog, chunk_games: int) -> int:
     window.delete()
 
     seated = {e.player for g in games for e in g.entries}
-    lines = _lines_before(league_id, scope, seated, since)
-    rated = _rate_games(league_id, scope, games, lines)
-    _ensure_standings(league_id, scope, lines, seated)
+    run.lines.update(_lines_before(league_id, scope, seated - run.lines.keys(), since))
+    rated = _rate_games(league_id, scope, games, run.lines)
+    _ensure_standings(league_id, scope, run.lines, seated - run.with_standing)
+    run.with_standing |= seated
 
     if until is not None:
         row.since_created_at, row.since_game_id = until
         row.save(update_fields=["since_created_at", "since_game_id"])
+        run.at = (scope, until)
         return rated
+    run.at = None
     orphaned = (
         points.filter(game__isnull=True)
         .order_by("played_at")

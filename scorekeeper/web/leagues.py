@@ -43,10 +43,10 @@ from scorekeeper.selectors.leagues import (
     page_of_games,
     player_summary,
     players_addable,
+    ratings_updating,
     ruleset_name,
     ruleset_scope,
     seats_of,
-    ratings_updating,
     standings_for_league,
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create

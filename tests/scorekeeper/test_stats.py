@@ -73,6 +73,8 @@ def replay_mode(request, monkeypatch) -> str:  # type: ignore[no-untyped-def]
     if request.param == "background":
         monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 0)
         monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.services.rating_backlog.MIN_CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_SECONDS", 0.0)
     return str(request.param)
 
 

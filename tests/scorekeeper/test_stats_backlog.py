@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from scorekeeper.models import League, Player, PlayerStanding, RatingBacklog, RatingPoint
 from scorekeeper.services import stats
-from scorekeeper.services.games import game_delete, hand_record, hand_replace
+from scorekeeper.services.games import game_delete, hand_replace
 from scorekeeper.services.rating_backlog import process_backlog
 from scorekeeper.services.stats import rebuild_derived
 from scorekeeper.tasks import rerate_league
@@ -126,7 +126,8 @@ def test_a_change_behind_a_running_replay_restarts_it_from_there(user, league, f
 
     process_backlog(league.pk, chunk_games=2, on_chunk=meanwhile)
 
-    assert changed and not RatingBacklog.objects.exists()
+    assert changed
+    assert not RatingBacklog.objects.exists()
     state = (snapshot(league), points(league))
     assert state == rebuilt(league)
 
