@@ -62,6 +62,11 @@ from scorekeeper.services.rating_backlog import process_backlog  # noqa: E402
 GOAL_MS = 100.0
 
 
+def p95(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
@@ -193,12 +198,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"replay: {rated} games in {len(chunks)} chunks, {total:.2f} s in all")
         print(
             f"        league lock held per chunk: median {ms(statistics.median(chunks))}, "
-            f"max {ms(max(chunks))}"
+            f"p95 {ms(p95(chunks))}, max {ms(max(chunks))} (chunk {chunks.index(max(chunks)) + 1})"
         )
         worst = max(waits, default=0.0)
         print(
             f"        {len(waits)} games finished meanwhile; wait for the league lock: "
-            f"median {ms(statistics.median(waits) if waits else 0.0)}, max {ms(worst)}"
+            f"median {ms(statistics.median(waits) if waits else 0.0)}, "
+            f"p95 {ms(p95(waits) if waits else 0.0)}, max {ms(worst)}"
         )
         process_backlog(int(league.pk))  # the games finished at the very end
         after = set(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -43,6 +43,7 @@ from scorekeeper.services.stats import (
     _Line,
     _lock_league,
     _rate_games,
+    _store_standings,
     conservative_rating,
 )
 
@@ -180,7 +181,7 @@ def _replay_chunk(row: RatingBacklog, run: _Run) -> int:
         row.since_created_at, row.since_game_id = orphaned, 0
         row.save(update_fields=["since_created_at", "since_game_id"])
         return rated
-    _settle_standings(league_id, scope)
+    _settle_standings(league_id, scope, run.lines)
     row.delete()
     return rated
 
@@ -193,14 +194,17 @@ def _latest_point(league_id: int, scope: str, before: OrderKey | None = None) ->
     if before is not None:
         points = points.filter(_before(before))
     return Subquery(
-        points.order_by(F("played_at").desc(), F("game_id").desc(nulls_last=True)).values("pk")[:1]
+        # The (player, league, ruleset, played_at, game) index read backwards. No
+        # point of a deleted game is left when these run.
+        points.order_by("-played_at", "-game_id").values("pk")[:1]
     )
 
 
 def _lines_before(
-    league_id: int, scope: str, players: set[int], since: OrderKey
+    league_id: int, scope: str, players: set[int], since: OrderKey | None
 ) -> dict[int, _Line]:
-    """Each player's state just before ``since``: their latest point before it."""
+    """Each player's state just before ``since`` (``None``: now): their latest point
+    before it."""
     lines = {pid: _Line() for pid in players}
     if not players:
         return lines
@@ -243,44 +247,25 @@ def _ensure_standings(
     )
 
 
-def _settle_standings(league_id: int, scope: str) -> None:
-    """Every standing of the scope from the player's latest rating point."""
-    standings = list(
-        PlayerStanding.objects.filter(league_id=league_id, ruleset=scope).annotate(
-            last=_latest_point(league_id, scope)
-        )
-    )
-    latest = {
-        pid: (mu, sigma, games, wins, place_sum)
-        for pid, mu, sigma, games, wins, place_sum in RatingPoint.objects.filter(
-            pk__in=[s.last for s in standings if s.last is not None]
-        ).values_list("player_id", "mu", "sigma", "games", "wins", "place_sum")
+def _settle_standings(league_id: int, scope: str, known: dict[int, _Line]) -> None:
+    """Every standing of the scope as of the player's latest rating point: ``known``
+    (the players this worker rated, as it left them), the others' from their points
+    (a player whose only games went has none: their standing goes)."""
+    standings = {
+        pid: (games, wins, place_sum, mu, sigma)
+        for pid, games, wins, place_sum, mu, sigma in PlayerStanding.objects.filter(
+            league_id=league_id, ruleset=scope
+        ).values_list("player_id", "games", "wins", "place_sum", "mu", "sigma")
     }
-    now = timezone.now()
-    drop: list[int] = []
-    changed: list[PlayerStanding] = []
-    for standing in standings:
-        line = latest.get(standing.player_id)
-        if line is None:
-            drop.append(standing.player_id)
-            continue
-        if (
-            standing.mu,
-            standing.sigma,
-            standing.games,
-            standing.wins,
-            standing.place_sum,
-        ) != line:
-            standing.mu, standing.sigma, standing.games, standing.wins, standing.place_sum = line
-            standing.rating = conservative_rating(standing.mu, standing.sigma)
-            standing.updated_at = now
-            changed.append(standing)
-    if drop:
-        PlayerStanding.objects.filter(
-            league_id=league_id, ruleset=scope, player_id__in=drop
-        ).delete()
-    PlayerStanding.objects.bulk_update(
-        changed,
-        ["mu", "sigma", "games", "wins", "place_sum", "rating", "updated_at"],
-        batch_size=500,
+    rest = standings.keys() - known.keys()
+    lines = {**_lines_before(league_id, scope, rest, None), **known}
+    _store_standings(
+        league_id,
+        scope,
+        lines,
+        [
+            pid
+            for pid, line in lines.items()
+            if standings.get(pid) != (line.games, line.wins, line.place_sum, line.mu, line.sigma)
+        ],
     )
