@@ -43,6 +43,7 @@ from scorekeeper.selectors.leagues import (
     ruleset_scope,
     seats_of,
     standings_for_league,
+    with_ratings_updating,
 )
 from scorekeeper.services.players import league_add_member, league_create
 
@@ -65,7 +66,11 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
 
 
 def _league(request: Request, league_id: int) -> League:
-    league = leagues_visible_to(signed_in_user(request)).filter(pk=league_id).first()
+    league = (
+        with_ratings_updating(leagues_visible_to(signed_in_user(request)))
+        .filter(pk=league_id)
+        .first()
+    )
     if league is None:
         raise NotFound("No such league.")
     return league

@@ -48,6 +48,7 @@ from scorekeeper.selectors.leagues import (
     ruleset_scope,
     seats_of,
     standings_for_league,
+    with_ratings_updating,
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.services.stats import PROVISIONAL_GAMES
@@ -89,7 +90,7 @@ def _scope(value: str | None) -> str:
 
 
 def _league(request: HttpRequest, league_id: int) -> League:
-    league = leagues_visible_to(request.user).filter(pk=league_id).first()
+    league = with_ratings_updating(leagues_visible_to(request.user)).filter(pk=league_id).first()
     if league is None:
         raise Http404("There is no such league, or it is not one of yours.")
     return league
