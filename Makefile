@@ -27,6 +27,9 @@ demo: migrate
 
 run: demo
 	@echo "scorekeeper: http://$(HOST):$(PORT)/  (demo sign-in: demo / demo)"
+	@# The background worker (ratings after a correction) runs beside the server.
+	DEBUG=1 $(BIN)/python manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)

@@ -21,10 +21,11 @@ bin=$PWD/.venv/bin
 port=${SMOKE_PORT:-$("$bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 work=$(mktemp -d)
 server=""
+worker=""
 cleanup() {
-  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-    kill -TERM "$server"; wait "$server" 2>/dev/null || true
-  fi
+  for pid in $server $worker; do
+    if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; fi
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -44,6 +45,9 @@ echo "== gunicorn, 2 workers, http://127.0.0.1:$port/"
 "${prod[@]}" "$bin/gunicorn" scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
   --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
 server=$!
+echo "== the background worker (manage.py db_worker)"
+"${prod[@]}" "$bin/python" manage.py db_worker >"$work/worker.log" 2>&1 &
+worker=$!
 for _ in $(seq 1 100); do
   if "$bin/python" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/rules/', timeout=2)" 2>/dev/null; then
     break
@@ -57,6 +61,10 @@ status=0
 env -u DATABASE_URL SCOREKEEPER_BASE_URL="http://127.0.0.1:$port" \
   "$bin/pytest" -p no:xdist -p no:cacheprovider -q -m production tests/production tests/browser \
   || status=$?
+kill -0 "$worker" 2>/dev/null || { echo "-- the worker stopped:" >&2; cat "$work/worker.log" >&2; status=1; }
+if grep -q Traceback "$work/worker.log"; then
+  echo "-- worker log: errors" >&2; cat "$work/worker.log" >&2; status=1
+fi
 if [ "$status" -ne 0 ] || grep -qE '" 5[0-9][0-9] |Traceback' "$work/gunicorn.log"; then
   echo "-- gunicorn log: errors and 5xx answers" >&2
   grep -E '" 5[0-9][0-9] |Traceback|Error' "$work/gunicorn.log" >&2 || true

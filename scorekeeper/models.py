@@ -408,3 +408,29 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} after game {self.game_id} ({self.ruleset or 'all games'})"
+
+
+class RatingBacklog(models.Model):
+    """A league's ratings in one scope that still need replaying from a game onward.
+
+    A correction, undo or deletion of an older league game does not replay the later
+    games on the request: it leaves (or moves earlier) this mark, and a background task
+    replays from it in short chunks, moving it forward as it goes. Every rating point
+    before the mark is right; the standings of a league with a mark say they are
+    updating. ``since_game_id`` is 0 for a mark left by a deleted game."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    since_created_at = models.DateTimeField()
+    since_game_id = models.BigIntegerField()
+    queued_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "ruleset"], name="unique_rating_backlog")
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"league {self.league_id} ({self.ruleset or 'all games'}) from {self.since_created_at}"
+        )

@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "scorekeeper",
 ]
 
@@ -131,6 +133,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background tasks (re-rating a league after a correction to an old game) are rows in
+# the database, run by `python manage.py db_worker` beside the web server. The tests
+# run them at once, in the request.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
+        if TESTING
+        else "django_tasks_db.DatabaseBackend",
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -40,9 +40,11 @@ from scorekeeper.selectors.leagues import (
     league_members,
     page_of_games,
     rating_history,
+    ratings_updating,
     ruleset_scope,
     seats_of,
     standings_for_league,
+    with_ratings_updating,
 )
 from scorekeeper.services.players import league_add_member, league_create
 from scorekeeper.validation import parse_id
@@ -63,7 +65,11 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
 
 
 def _league(request: Request, league_id: int) -> League:
-    league = leagues_visible_to(signed_in_user(request)).filter(pk=league_id).first()
+    league = (
+        with_ratings_updating(leagues_visible_to(signed_in_user(request)))
+        .filter(pk=league_id)
+        .first()
+    )
     if league is None:
         raise NotFound("No such league.")
     return league
@@ -341,14 +347,20 @@ class LeagueStandingsApi(APIView):
         operation_id="leagues_standings",
         summary="Standings",
         description="Players with at least one finished game in the league (or in one of "
-        "its games), best rating first.",
+        "its games), best rating first. While a correction to an earlier game is still being "
+        "carried through the later games' ratings (in the background), the response has the "
+        "header `X-Ratings-Updating: 1` and the ratings may be a little behind.",
         parameters=[RULESET_PARAM],
         responses=StandingOutputSerializer(many=True),
         tags=["leagues"],
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        return Response(standings_for_league(league, request.query_params.get("ruleset")))
+        response = Response(standings_for_league(league, request.query_params.get("ruleset")))
+        if ratings_updating(league):
+            # A correction to an earlier game is still being replayed: a little behind.
+            response["X-Ratings-Updating"] = "1"
+        return response
 
 
 class _GamePaginator(DjangoPaginator):

@@ -37,6 +37,7 @@ from scorekeeper.models import (
     Membership,
     Player,
     PlayerStanding,
+    RatingBacklog,
     RatingPoint,
     Seat,
 )
@@ -120,6 +121,24 @@ def _standing_row(
         "sigma": round(sigma, 3),
         "provisional": games < PROVISIONAL_GAMES,
     }
+
+
+def with_ratings_updating(leagues: QuerySet[League]) -> QuerySet[League]:
+    """The leagues, each knowing (``ratings_updating``) whether a correction to an
+    earlier game is still being carried through its ratings, in the same query."""
+    return leagues.annotate(
+        ratings_updating=Exists(RatingBacklog.objects.filter(league_id=OuterRef("pk")))
+    )
+
+
+def ratings_updating(league: League | int) -> bool:
+    """Whether a correction to an earlier game is still being replayed through the
+    league's ratings (by the background task): its standings are a little behind."""
+    known = getattr(league, "ratings_updating", None)
+    if known is not None:
+        return bool(known)
+    league_id = league if isinstance(league, int) else league.pk
+    return RatingBacklog.objects.filter(league_id=league_id).exists()
 
 
 def standings_for_league(

@@ -10,10 +10,12 @@ From those rankings this module derives, per league and per scope (one ruleset, 
 * :class:`~scorekeeper.models.PlayerStanding` — the running totals and latest rating.
 
 The game services call :func:`game_changed` / :func:`game_deleted` inside their
-transaction. A game that finishes after every other rated game of its league costs a
-handful of queries; a correction, undo or deletion of an older game replays the
-league's ratings from that game onward (the cost grows with the games played since).
-:func:`rebuild_derived` recreates everything from the stored hands.
+transaction. A game that finishes after every other rated game of its league (or nearly)
+is rated there, in a handful of queries; a correction, undo or deletion of an older game
+leaves a mark for :mod:`scorekeeper.services.rating_backlog`, whose background task
+replays the later games in short chunks, and the standings say they are updating until
+it is done. :func:`rebuild_derived` recreates everything from the stored hands (and
+clears the marks).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from scorekeeper.models import (
     Hand,
     League,
     PlayerStanding,
+    RatingBacklog,
     RatingPoint,
     Seat,
 )
@@ -124,7 +127,7 @@ def game_changed(game: Game, *, was_finished: bool, is_finished: bool) -> None:
         # The game was rated at another time (its start was edited): replay from there.
         since = (points[0][3], game.pk)
     for scope in (game.ruleset, ALL_GAMES):
-        replay_league_ratings(game.league_id, scope, since=since)
+        _rerate(game.league_id, scope, since, game_id=game.pk)
 
 
 def game_deleted(*, game_id: int | None, league_id: int | None, was_finished: bool) -> None:
@@ -140,12 +143,35 @@ def game_deleted(*, game_id: int | None, league_id: int | None, was_finished: bo
         .values_list("ruleset", "since")
     )
     for scope, since in list(starts):
-        replay_league_ratings(league_id, scope, since=(since, 0))
+        _rerate(league_id, scope, (since, 0), game_id=None)
+
+
+#: A change with at most this many rating points after it (about 100 games, 30 ms) is
+#: replayed on the request; a longer replay is left to a background task.
+INLINE_POINTS = 400
+
+
+def _rerate(league_id: int, scope: str, since: OrderKey, *, game_id: int | None) -> None:
+    """Replay the scope from ``since`` now when that is cheap (the game is the league's
+    latest, or nearly), else leave it to the background task. While a replay is pending,
+    every change joins it: the ratings after its mark are not to be built on."""
+    from scorekeeper.services.rating_backlog import has_backlog, mark_backlog
+
+    if not has_backlog(league_id, scope):
+        later = RatingPoint.objects.filter(league_id=league_id, ruleset=scope).filter(
+            _from(since, "played_at", "game_id")
+        )
+        later = later.exclude(game_id=game_id) if game_id else later.exclude(game=None)
+        if len(later.values_list("pk", flat=True)[: INLINE_POINTS + 1]) <= INLINE_POINTS:
+            replay_league_ratings(league_id, scope, since=since)
+            return
+    mark_backlog(league_id, scope, since)
 
 
 def _lock_league(league_id: int) -> None:
     # Two games of one league finishing at once must not both build on the same old
-    # standings: league statistics are written one game at a time.
+    # standings: league statistics are written one game at a time (the background
+    # replay takes this lock for one short chunk at a time).
     list(League.objects.select_for_update().filter(pk=league_id).values_list("pk"))
 
 
@@ -163,13 +189,19 @@ def _from(since: OrderKey, at: str, game_id: str) -> Q:
     )
 
 
-def _finished_games(league_id: int, scope: str, since: OrderKey | None) -> list[_GameRow]:
-    """The league's finished games in the scope, in rating order, with their seats."""
+def _finished_games(
+    league_id: int, scope: str, since: OrderKey | None, *, until: OrderKey | None = None
+) -> list[_GameRow]:
+    """The league's finished games in the scope, in rating order, with their seats
+    (from ``since``, before ``until``)."""
     seats = Seat.objects.filter(game__league_id=league_id, game__status=GameStatus.FINISHED)
     if scope != ALL_GAMES:
         seats = seats.filter(game__ruleset=scope)
     if since is not None:
         seats = seats.filter(_from(since, "game__created_at", "game_id"))
+    if until is not None:
+        at, pk = until
+        seats = seats.filter(Q(game__created_at__lt=at) | Q(game__created_at=at, game_id__lt=pk))
     rows: list[_GameRow] = []
     for game_id, created_at, ruleset, player_id, team, place, won in seats.order_by(
         "game__created_at", "game_id", "position"
@@ -264,6 +296,17 @@ def replay_league_ratings(league_id: int, scope: str, *, since: OrderKey | None)
     for pid in missing:
         lines.setdefault(pid, _Line())
 
+    rated_games = _rate_games(league_id, scope, to_rate, lines)
+
+    _store_standings(league_id, scope, lines, touched | seated)
+    return rated_games
+
+
+def _rate_games(
+    league_id: int, scope: str, to_rate: list[_GameRow], lines: dict[int, _Line]
+) -> int:
+    """Rate the games in order from the players' states in ``lines`` (updated as it
+    goes) and write their rating points. Returns the games rated."""
     new_points: list[tuple[Any, ...]] = []
     rated_games = 0
     for game in to_rate:
@@ -289,8 +332,6 @@ def replay_league_ratings(league_id: int, scope: str, *, since: OrderKey | None)
                 _insert_points(new_points)
                 new_points = []
     _insert_points(new_points)
-
-    _store_standings(league_id, scope, lines, touched | seated)
     return rated_games
 
 
@@ -376,6 +417,7 @@ def league_stats_rebuild(league: League | int) -> LeagueRebuilt:
     finished games' stored rankings (``Seat.place``/``won``)."""
     league_id = league if isinstance(league, int) else int(league.pk)
     _lock_league(league_id)
+    RatingBacklog.objects.filter(league_id=league_id).delete()
     RatingPoint.objects.filter(league_id=league_id).delete()
     PlayerStanding.objects.filter(league_id=league_id).delete()
     rulesets = sorted(

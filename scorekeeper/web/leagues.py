@@ -48,10 +48,12 @@ from scorekeeper.selectors.leagues import (
     page_of_games,
     player_summary,
     players_addable,
+    ratings_updating,
     ruleset_name,
     ruleset_scope,
     seats_of,
     standings_for_league,
+    with_ratings_updating,
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.services.stats import PROVISIONAL_GAMES
@@ -90,7 +92,7 @@ def _scope(value: str | None) -> str:
 
 
 def _league(request: HttpRequest, league_id: int) -> League:
-    league = leagues_visible_to(request.user).filter(pk=league_id).first()
+    league = with_ratings_updating(leagues_visible_to(request.user)).filter(pk=league_id).first()
     if league is None:
         raise Http404("There is no such league, or it is not one of yours.")
     return league
@@ -280,6 +282,7 @@ def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
         "standings_fewer": _query(request.GET, everyone=None) if everyone else None,
         "standings_shown": STANDINGS_SHOWN,
         "provisional_games": PROVISIONAL_GAMES,
+        "ratings_updating": ratings_updating(league),
     }
 
 

@@ -66,6 +66,18 @@ def assert_same_as_rebuild(league: League) -> None:
     assert points(league) == before_points
 
 
+@pytest.fixture(autouse=True, params=["inline", "background"])
+def replay_mode(request, monkeypatch) -> str:  # type: ignore[no-untyped-def]
+    """Every scenario twice: corrections replayed on the request, and left to the
+    background task (run at once by the test settings) one game per chunk."""
+    if request.param == "background":
+        monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 0)
+        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.services.rating_backlog.MIN_CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_SECONDS", 0.0)
+    return str(request.param)
+
+
 @pytest.fixture
 def league(user: User) -> League:
     return League.objects.create(name="Thursday table", owner=user)

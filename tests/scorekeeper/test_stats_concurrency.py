@@ -14,8 +14,10 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from scorekeeper.models import League, Player, PlayerStanding
-from scorekeeper.services.games import game_create, hand_record
+from scorekeeper.services.games import game_create, hand_record, hand_replace
+from scorekeeper.services.rating_backlog import process_backlog
 from scorekeeper.services.stats import league_stats_rebuild
+from tests.scorekeeper.league_factories import play_syn
 
 pytestmark = [
     pytest.mark.postgres,
@@ -70,5 +72,43 @@ def test_games_finishing_together_all_count() -> None:
 
     live = _standings(league)
     assert sum(games for (scope, _), (games, *_rest) in live.items() if scope == "") == 4 * TABLES
+    league_stats_rebuild(league)
+    assert _standings(league) == live
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_finishing_during_a_background_replay_all_count(monkeypatch, settings) -> None:
+    """A correction to an old game is replayed by the worker, a few games per chunk,
+    while other tables keep finishing games: every game is rated, as a rebuild would."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 4)
+    owner = User.objects.create_user("host", password="table-talk-42")
+    league = League.objects.create(name="Long season", owner=owner)
+    players = [Player.objects.create(name=f"P{i}") for i in range(6)]
+    old = [
+        play_syn(owner, league, players[i % 3 : i % 3 + 4], [players[i % 3]], minutes_ago=90 - i)
+        for i in range(30)
+    ]
+    hand_replace(game=old[0], number=1, user=None, hand_input={"winner": players[3].pk})
+    failures: list[BaseException] = []
+
+    def other_tables() -> None:
+        try:
+            for i in range(TABLES):
+                play_syn(owner, league, players[i % 2 : i % 2 + 4], [players[i % 2 + 1]])
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_tables)
+    thread.start()
+    process_backlog(league.pk, chunk_games=3)
+    thread.join(timeout=60)
+    process_backlog(league.pk)  # whatever finished after the worker's last chunk
+    assert not failures, failures
+
+    live = _standings(league)
+    assert sum(n for (scope, _), (n, *_rest) in live.items() if scope == "") == 4 * (30 + TABLES)
     league_stats_rebuild(league)
     assert _standings(league) == live

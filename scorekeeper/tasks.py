@@ -1,0 +1,13 @@
+"""Background tasks (django-tasks; run by ``python manage.py db_worker``)."""
+
+from __future__ import annotations
+
+from django_tasks import task
+
+
+@task()
+def rerate_league(league_id: int) -> int:
+    """Replay a league's ratings from its backlog marks; returns the games rated."""
+    from scorekeeper.services.rating_backlog import process_backlog
+
+    return process_backlog(league_id)
