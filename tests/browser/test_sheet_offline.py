@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from scorekeeper.models import Game, Hand, Player
@@ -64,10 +65,14 @@ KEPT = """async () => {
 def open_kept(page: Any, url: str) -> None:
     """Open a sheet and wait until the service worker keeps it for offline use."""
     page.goto(url)
-    page.wait_for_function(
-        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-        timeout=60_000,  # installing stores every rules page: slow on a busy machine
-    )
+    controlled = "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null"
+    try:
+        # Installing stores every rules page: slow on a busy machine.
+        page.wait_for_function(controlled, timeout=45_000)
+    except PlaywrightTimeoutError:
+        # As a person would: open the page again, which the installed worker then serves.
+        page.reload()
+        page.wait_for_function(controlled, timeout=60_000)
     page.wait_for_function(KEPT, timeout=30_000, polling=200)
     page.wait_for_timeout(600)  # the page's own "keep me" message, answered
     page.wait_for_function(KEPT, timeout=30_000, polling=200)
