@@ -86,6 +86,25 @@ def client_network(request: HttpRequest) -> str | None:
     return str(address)
 
 
+#: The longest username django-axes stores (its columns are 255 characters).
+AXES_USERNAME_MAX = 255
+
+
+def axes_username(request: HttpRequest, credentials: Any = None) -> str | None:
+    """``AXES_USERNAME_CALLABLE``: the username a sign-in tried, cut to what django-axes
+    can store. Django's sign-in form hands ``authenticate()`` a username of any length
+    (its max_length is set after the field is built, so nothing checks it), and a
+    20,000-character one must count as a failure, not fail the database insert."""
+    if credentials:
+        username = credentials.get("username")
+    else:
+        data = getattr(request, "data", None) or request.POST
+        username = data.get("username")
+    if username is None:
+        return None
+    return str(username)[:AXES_USERNAME_MAX]
+
+
 def axes_client_ip(request: HttpRequest) -> str | None:
     """``AXES_CLIENT_IP_CALLABLE``: django-axes counts wrong passwords per this address."""
     return client_network(request)

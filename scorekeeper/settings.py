@@ -294,6 +294,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.axes_client_ip"
+AXES_USERNAME_CALLABLE = "scorekeeper.security.axes_username"
 AXES_LOCKOUT_CALLABLE = "scorekeeper.security.lockout_response"
 
 LOGGING = {

@@ -41,7 +41,7 @@ def _standings(league: League) -> dict[tuple[str, int], tuple[int, int, float, f
 def test_games_finishing_together_all_count() -> None:
     owner = User.objects.create_user("host", password="table-talk-42")
     league = League.objects.create(name="Big night", owner=owner)
-    players = [Player.objects.create(name=f"P{i}") for i in range(8)]
+    players = [Player.objects.create(name=f"P{i}", created_by=owner) for i in range(8)]
     games = [
         game_create(
             owner=owner, ruleset="screw-your-neighbour", league=league,
@@ -84,7 +84,7 @@ def test_games_finishing_during_a_background_replay_all_count(monkeypatch, setti
     monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 4)
     owner = User.objects.create_user("host", password="table-talk-42")
     league = League.objects.create(name="Long season", owner=owner)
-    players = [Player.objects.create(name=f"P{i}") for i in range(6)]
+    players = [Player.objects.create(name=f"P{i}", created_by=owner) for i in range(6)]
     old = [
         play_syn(owner, league, players[i % 3 : i % 3 + 4], [players[i % 3]], minutes_ago=90 - i)
         for i in range(30)
