@@ -307,3 +307,17 @@ def test_concurrent_counting_loses_no_request() -> None:
     assert failures == []
     assert cache.get("burst") == threads * rounds
     cache.delete("burst")
+
+
+@pytest.mark.django_db
+def test_a_username_too_long_to_store_is_a_failed_sign_in_not_an_error(db: None) -> None:
+    """Django's sign-in form passes a username of any length on; django-axes keeps at most
+    255 characters of it (PostgreSQL refused the insert: a 500)."""
+    response = sign_in(Client(), "pass", username="x" * 20_000)
+    assert response.status_code == 200
+    assert AccessAttempt.objects.get().username == "x" * 255
+    token = APIClient().post(
+        "/api/v1/auth/token/", {"username": "y" * 5_000, "password": "pass"}, format="json"
+    )
+    assert token.status_code == 400
+    assert AccessAttempt.objects.filter(username="y" * 255).exists()
