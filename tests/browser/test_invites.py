@@ -145,7 +145,7 @@ def test_a_guest_scores_by_link_a_watcher_watches_and_revoking_shuts_them_out(
     tap(friend, "Ana", "2")
     tap(friend, "Bo", "3")
     save(friend, 2)
-    expect(watcher.locator(".hand-row[data-hand='2']")).to_be_visible(timeout=6000)
+    expect(watcher.locator(".hand-row[data-hand='2']")).to_be_visible(timeout=15_000)
     assert Hand.objects.filter(game=game).count() == 2
 
     # Revoked: the link and the friend's phone are refused at their next request.
