@@ -114,6 +114,11 @@ def _shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+#: The most hands a game holds (api.md "Limits"): a longer sheet is abuse, not a game
+#: night. Recording the next one answers 409; an import with more is refused.
+MAX_HANDS = 1000
+
+
 #: An ``Idempotency-Key``: 1 to 255 printable ASCII characters (a UUID fits well).
 IDEMPOTENCY_KEY_MAX = 255
 

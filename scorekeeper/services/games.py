@@ -46,11 +46,9 @@ from scorekeeper.selectors.games import (
 from scorekeeper.selectors.invites import guest_may_change
 from scorekeeper.services import stats
 from scorekeeper.services.players import check_players_usable
+from scorekeeper.validation import MAX_HANDS as MAX_HANDS  # (re-exported)
 from scorekeeper.validation import MAX_ID as MAX_ID  # (re-exported: callers import it here)
 from scorekeeper.validation import parse_id
-
-#: The most hands a game holds: a longer sheet is abuse, not a game night (409 after).
-MAX_HANDS = 1000
 
 
 @dataclass(frozen=True)

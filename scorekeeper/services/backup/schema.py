@@ -25,13 +25,12 @@ from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
 from scorekeeper.models import HandAction
+from scorekeeper.validation import MAX_HANDS
 
 #: What the ``format`` field of an export says, and the version of its layout.
 FORMAT = "scorekeeper.league"
 FORMAT_VERSION = 1
 
-#: A game holds at most this many hands (api.md "Limits"); a file with more is refused.
-MAX_HANDS = 1000
 #: Corrections and undos recorded for one game, all hands together.
 MAX_REVISIONS = 20 * MAX_HANDS
 MAX_GAMES = 200_000
