@@ -9,9 +9,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+EVENTS_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests smoke clean
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests bench-live smoke clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,10 +28,14 @@ demo: migrate
 
 run: demo
 	@echo "scorekeeper: http://$(HOST):$(PORT)/  (demo sign-in: demo / demo)"
-	@# The background worker (ratings after a correction) runs beside the server.
+	@# Beside the server: the background worker (ratings after a correction) and the
+	@# events server (live sheets on every phone, http://$(HOST):$(EVENTS_PORT)/events/).
 	DEBUG=1 $(BIN)/python manage.py db_worker & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 $(BIN)/uvicorn scorekeeper.live.asgi:app --host $(HOST) --port $(EVENTS_PORT) \
+	  --no-access-log --timeout-graceful-shutdown 1 & events=$$!; \
+	trap 'kill $$worker $$events 2>/dev/null' EXIT INT TERM; \
+	DEBUG=1 LIVE_EVENTS_URL=http://$(HOST):$(EVENTS_PORT)/events/ \
+	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -68,6 +73,16 @@ bench-requests: $(STAMP)
 	  $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
 	else \
 	  ../shared/ci/with-postgres.sh $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
+	fi
+
+# 1,000 tables × 4 phones on the events server: CPU while nothing changes (goal ≤ 1 core),
+# what a change delivers, and the old poll's cost for comparison. PostgreSQL, as above.
+bench-live: $(STAMP)
+	@ulimit -n 20000 2>/dev/null || true; \
+	if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
+	  $(BIN)/python bench/live_bench.py $(BENCH_ARGS); \
+	else \
+	  ../shared/ci/with-postgres.sh $(BIN)/python bench/live_bench.py $(BENCH_ARGS); \
 	fi
 
 clean:

@@ -14,28 +14,21 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from games.errors import CardError, Problem, RuleError
+from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
+
 JSON = Any
 T = TypeVar("T")
 
-
-class RuleError(ValueError):
-    """Input that breaks a game's rules. ``field`` names the input field it concerns
-    (``winner``, ``results``, ``options``…), so an API can answer ``{field: [message]}``."""
-
-    def __init__(self, message: str, field: str = "non_field_errors") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-    def as_dict(self) -> dict[str, list[str]]:
-        return {self.field: [self.message]}
-
-
-class CardError(RuleError):
-    """A card code that cannot be parsed, or more copies of a card than the decks hold."""
-
-    def __init__(self, message: str, field: str = "cards") -> None:
-        super().__init__(message, field)
+__all__ = [
+    "MAX_DIGITS",
+    "CardError",
+    "Problem",
+    "RuleError",
+    "as_count",
+    "as_player_id",
+    "whole_number",
+]
 
 
 @dataclass(frozen=True)
@@ -308,53 +301,6 @@ def rank_competition(items: Sequence[T], key: Callable[[T], Any]) -> list[tuple[
             previous = k
         ranked.append((item, rank))
     return ranked
-
-
-#: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
-#: ``int()`` of a longer string costs time for nothing.
-MAX_DIGITS = 19
-
-
-def whole_number(value: object) -> int | None:
-    """``value`` as a whole number: an int (not a bool), or text of ASCII digits with an
-    optional leading minus sign and surrounding spaces. ``None`` for anything else,
-    ``int()``'s other digits ("²", "٣") and over-long digit strings included."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    digits = text[1:] if text.startswith("-") else text
-    if not digits or len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
-        return None
-    return int(text)
-
-
-def as_player_id(value: object, config: GameConfig, field_name: str) -> int:
-    """Check that ``value`` is the id of a player of this game."""
-    number = whole_number(value)
-    if number is None:
-        raise RuleError(f"{value!r} is not a player id", field_name)
-    value = number
-    if value not in config.players:
-        raise RuleError(f"player {value} is not in this game", field_name)
-    return value
-
-
-def as_count(value: object, field_name: str, what: str, *, maximum: int | None = None) -> int:
-    """A whole number that cannot be negative."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RuleError(f"{what} must be a whole number", field_name)
-    number = whole_number(value)
-    if number is None:
-        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name)
-    if number < 0:
-        raise RuleError(f"{what} cannot be negative", field_name)
-    if maximum is not None and number > maximum:
-        raise RuleError(f"{what} cannot be more than {maximum}", field_name)
-    return number
 
 
 class Ruleset(ABC):
@@ -631,7 +577,9 @@ def hand_context(number: int, error: RuleError, last: int) -> RuleError:
     """Say which hand an error belongs to when it is not the hand being entered."""
     if number == last:
         return error
-    return type(error)(f"hand {number}: {error.message}", error.field)
+    return type(error)(f"hand {number}: {error.message}", error.field, error.player).with_problems(
+        [Problem(f"hand {number}: {p.message}", p.field, p.player) for p in error.problems]
+    )
 
 
 def top_ranked(standings: Sequence[StandingRow]) -> tuple[int, ...]:

@@ -351,7 +351,7 @@ def check_copies(
         >>> check_copies(["4", "4H", "4", "4S", "4"], french_deck(1), rank_of=french_rank)
         Traceback (most recent call last):
         ...
-        games.base.CardError: 4 is entered 5 times (4 ×3, 4H, 4S), but the deck holds only 4 fours
+        games.errors.CardError: 4 is entered 5 times (4 ×3, 4H, 4S), but the deck holds only 4 fours
     """
     counts = Counter(codes)
     alone = False  # a code that is not a card of the deck: a rank alone, or no card

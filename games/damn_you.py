@@ -37,6 +37,7 @@ from games.base import (
     as_player_id,
     top_ranked,
 )
+from games.problems import Problems
 
 #: 52 cards and two jokers.
 DECK_SIZE = 54
@@ -118,61 +119,113 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
     (0 for the player who went out, 1 up to the cards dealt for everyone else)."""
     if not isinstance(raw, Mapping):
         raise RuleError("a hand must be an object with 'winner' and 'results'")
+    found = Problems()
+    winner: int | None = None
     if raw.get("winner") is None:
-        raise RuleError("say who went out", "winner")
-    winner = as_player_id(raw.get("winner"), config, "winner")
+        found.add(RuleError("say who went out", "winner"))
+    else:
+        try:
+            winner = as_player_id(raw.get("winner"), config, "winner")
+        except RuleError as error:
+            found.add(error)
     results = raw.get("results")
     if not isinstance(results, list):
-        raise RuleError("results must be a list with one entry per player", "results")
+        found.add(RuleError("the results must be a list with one entry per player", "results"))
+        results = None
     passes: dict[int, int] = {}
     cards_left: dict[int, int] = {}
-    for entry in results:
+    seen: set[int] = set()
+    # Lines that cannot be read say nothing of who is missing: only the lines are named.
+    unreadable = results is None
+    for entry in results or []:
         if not isinstance(entry, Mapping):
-            raise RuleError("each result must be an object with 'player'", "results")
+            found.add(RuleError("each result must be an object naming its player", "results"))
+            unreadable = True
+            continue
         if entry.get("player") is None:
-            raise RuleError("each result must name its 'player'", "results")
-        player = as_player_id(entry.get("player"), config, "results")
-        if player in passes:
-            raise RuleError(f"player {player} is listed twice", "results")
+            found.add(RuleError("each result must name its player", "results"))
+            unreadable = True
+            continue
+        try:
+            player = as_player_id(entry.get("player"), config, "results")
+        except RuleError as error:
+            found.add(error)
+            unreadable = True
+            continue
+        if player in seen:
+            found.add(RuleError(f"player {player} is listed twice", "results", player))
+            continue
+        seen.add(player)
         raw_passes = entry.get("passes")
-        passes[player] = (
-            0
-            if raw_passes is None
-            else as_count(raw_passes, "results", f"player {player}: passes", maximum=MAX_PASSES)
-        )
-        raw_left = entry.get("cards_left")
-        if player == winner:
-            left = (
+        try:
+            passes[player] = (
                 0
-                if raw_left is None
-                else as_count(raw_left, "results", f"player {player}: cards left")
+                if raw_passes is None
+                else raw_passes
+                if type(raw_passes) is int and 0 <= raw_passes <= MAX_PASSES
+                else as_count(
+                    raw_passes,
+                    "results",
+                    f"player {player}: the passes",
+                    maximum=MAX_PASSES,
+                    player=player,
+                )
             )
-            if left != 0:
-                raise RuleError(
-                    f"player {player} went out, so has 0 cards left (got {left})", "results"
-                )
-        else:
-            if raw_left is None:
-                raise RuleError(f"player {player}: give the cards left in hand", "results")
-            left = as_count(raw_left, "results", f"player {player}: cards left")
-            if left == 0:
-                raise RuleError(
-                    f"player {player} has 0 cards left, but only the player who went out "
-                    f"(player {winner}) can have none",
+        except RuleError as error:
+            found.add(error, player)
+        try:
+            cards_left[player] = _cards_left(entry.get("cards_left"), player, winner, dealt)
+        except RuleError as error:
+            found.add(error, player)
+    for p in config.players if not unreadable else ():
+        if p not in seen:
+            found.add(
+                RuleError(
+                    f"player {p}: nothing entered: give the passes and the cards left",
                     "results",
+                    p,
                 )
-            if left > dealt[player]:
-                raise RuleError(
-                    f"player {player} was dealt {dealt[player]} cards this hand, so cannot "
-                    f"have {left} left",
-                    "results",
-                )
-        cards_left[player] = left
-    missing = [p for p in config.players if p not in passes]
-    if missing:
-        names = ", ".join(str(p) for p in missing)
-        raise RuleError(f"results are missing for player {names}", "results")
+            )
+    found.raise_if_any()
+    assert winner is not None
     return DamnYouHand(winner, passes, cards_left)
+
+
+def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int, int]) -> int:
+    """A player's cards left: 0 for the player who went out, else 1 up to the cards
+    dealt to them."""
+    if player == winner:
+        left = (
+            0
+            if raw is None
+            else as_count(raw, "results", f"player {player}: the cards left", player=player)
+        )
+        if left != 0:
+            raise RuleError(
+                f"player {player} went out, so has 0 cards left (got {left})", "results", player
+            )
+        return 0
+    if winner is None and raw in (None, 0, "0"):
+        return 0  # maybe the player who went out: said once, as "say who went out"
+    if raw is None:
+        raise RuleError(f"player {player}: give the cards left in hand", "results", player)
+    left = as_count(raw, "results", f"player {player}: the cards left", player=player)
+    if left == 0:
+        whom = f" (player {winner})" if winner is not None else ""
+        raise RuleError(
+            f"player {player} has 0 cards left, but only the player who went out{whom} "
+            "can have none",
+            "results",
+            player,
+        )
+    if left > dealt[player]:
+        raise RuleError(
+            f"player {player} was dealt {dealt[player]} cards this hand, so cannot "
+            f"have {left} left",
+            "results",
+            player,
+        )
+    return left
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,25 @@ def _parse_card(code: object) -> FrenchCard:
     return parse_french(code, suit_optional=True)
 
 
+@lru_cache(maxsize=64)
+def _reader(dirt_rank: str, ten_points: int) -> Callable[[str], tuple[FrenchCard, int, str]]:
+    """A text code's card, points and code for one dirt rank, each code read once: a
+    hand's dozen cards are a few codes seen in every hand before."""
+    points = _points_of(dirt_rank, ten_points)
+    memo: dict[str, tuple[FrenchCard, int, str]] = {}
+
+    def read(code: str) -> tuple[FrenchCard, int, str]:
+        known = memo.get(code)
+        if known is None:
+            card = _parse_card(code)  # a bad code raises: nothing is kept
+            known = (card, points(card), card.code)
+            if len(memo) < 4096:
+                memo[code] = known
+        return known
+
+    return read
+
+
 class Dirt(Ruleset):
     slug = "dirt"
     name = "Dirt on Your Neighbor"
@@ -202,6 +221,7 @@ class Dirt(Ruleset):
             deck=deck,
             deck_name=deck_name,
             rank_of=french_rank,
+            read_code=_reader(dirt, ten),
         )
         points = parsed.points
         totals = [t + points[p] for t, p in zip(carry["totals"], config.players, strict=True)]

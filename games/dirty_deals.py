@@ -35,6 +35,7 @@ from games.base import (
     top_ranked,
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
+from games.problems import Problems
 
 RANKS_IN_PLAY: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
 #: The 24-card deck: 9 to ace in each suit, no jokers.
@@ -93,14 +94,14 @@ def claim_points(surplus: int, bower_in_surplus: bool) -> int:
     return max(0, CLAIM_POINTS - cost)
 
 
-def _as_bool(value: object, field_name: str) -> bool:
+def _as_bool(value: object, field_name: str, what: str) -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
         return value.strip().lower() in _TRUE
-    raise RuleError(f"{field_name} must be true or false (got {value!r})", field_name)
+    raise RuleError(f"{what} must be true or false (got {value!r})", field_name)
 
 
 @dataclass(frozen=True)
@@ -134,85 +135,151 @@ class DirtyDealsHand:
         return data
 
 
-def _parse_surplus_cards(raw: object, suit: str) -> tuple[str, ...]:
+def _parse_surplus_cards(raw: object, suit: str | None) -> tuple[str, ...]:
     codes = raw.replace(",", " ").split() if isinstance(raw, str) else raw
     if not isinstance(codes, list | tuple):
-        raise RuleError("surplus must be a list of card codes", "surplus")
-    try:
-        cards = [parse_french(code) for code in codes]
-    except CardError as exc:
-        raise CardError(exc.message, "surplus") from None
+        raise RuleError("the surplus must be a list of card codes", "surplus")
+    cards = []
+    bad: list[str] = []
+    for code in codes:
+        try:
+            cards.append(parse_french(code))
+        except CardError as exc:
+            bad.append(exc.message)
+    if bad:
+        raise CardError("; ".join(bad), "surplus")
     parsed = tuple(card.code for card in cards)
     check_copies(parsed, DECK, field="surplus", deck_name=DECK_NAME)
-    for card in cards:
-        if card.suit == suit:
-            raise RuleError(
-                f"{card.code} is one of the six {SUIT_NAMES[suit]} claimed, so it is not surplus",
-                "surplus",
-            )
+    claimed = [card.code for card in cards if suit is not None and card.suit == suit]
+    if claimed:
+        assert suit is not None
+        listed = " and ".join(claimed)
+        one = len(claimed) == 1
+        raise RuleError(
+            f"{listed} {'is one' if one else 'are'} of the six {SUIT_NAMES[suit]} claimed, "
+            f"so {'it is' if one else 'they are'} not surplus",
+            "surplus",
+        )
     return parsed
 
 
 def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
     """Check a reported claim: claimant, suit, the surplus (as card codes, or as a count
-    plus whether the bower is among them) and who else holds the bower, if anyone."""
+    plus whether the bower is among them) and who else holds the bower, if anyone.
+    Every problem is found (see :mod:`games.problems`); the surplus's are the claimant's."""
     if not isinstance(raw, Mapping):
         raise RuleError("a hand must be an object with 'winner', 'suit' and 'surplus'")
+    found = Problems()
+    winner: int | None = None
     if raw.get("winner") is None:
-        raise RuleError("say who claimed the hand", "winner")
-    winner = as_player_id(raw.get("winner"), config, "winner")
+        found.add(RuleError("say who claimed the hand", "winner"))
+    else:
+        try:
+            winner = as_player_id(raw.get("winner"), config, "winner")
+        except RuleError as error:
+            found.add(error)
+    who = f"player {winner}: " if winner is not None else ""
+    suit: str | None = None
     if raw.get("suit") is None:
-        raise RuleError("say which suit was claimed", "suit")
-    suit = parse_suit(raw.get("suit"))
-    bower = BOWER[suit]
+        found.add(RuleError("say which suit was claimed", "suit"))
+    else:
+        try:
+            suit = parse_suit(raw.get("suit"))
+        except RuleError as error:
+            found.add(error)
+    bower = BOWER[suit] if suit is not None else None
     raw_count = raw.get("surplus_count")
     raw_bower_in = raw.get("bower_in_surplus")
-    surplus: tuple[str, ...] | None
+    surplus: tuple[str, ...] | None = None
+    count = 0
+    bower_in = False
     if raw.get("surplus") is not None:
-        surplus = _parse_surplus_cards(raw.get("surplus"), suit)
-        count = len(surplus)
-        bower_in = bower in surplus
+        try:
+            surplus = _parse_surplus_cards(raw.get("surplus"), suit)
+            count = len(surplus)
+            bower_in = bower in surplus
+        except RuleError as error:
+            found.add(error, winner)
         # The count form may come along with the cards, but must agree with them.
-        if raw_count is not None and as_count(raw_count, "surplus_count", "surplus_count") != count:
-            raise RuleError(
-                f"surplus_count is {raw_count}, but {count} surplus cards are listed",
-                "surplus_count",
-            )
-        if raw_bower_in is not None and _as_bool(raw_bower_in, "bower_in_surplus") != bower_in:
-            where = "is" if bower_in else "is not"
-            raise RuleError(
-                f"bower_in_surplus disagrees with the cards: the bower {bower} {where} listed",
-                "bower_in_surplus",
-            )
+        if surplus is not None and raw_count is not None:
+            try:
+                said = as_count(
+                    raw_count, "surplus_count", f"{who}the number of surplus cards", player=winner
+                )
+                if said != count:
+                    raise RuleError(
+                        f"{who}the number of surplus cards is {said}, but {count} "
+                        f"{'is' if count == 1 else 'are'} listed",
+                        "surplus_count",
+                    )
+            except RuleError as error:
+                found.add(error, winner)
+        if surplus is not None and raw_bower_in is not None and bower is not None:
+            try:
+                said_in = _as_bool(raw_bower_in, "bower_in_surplus", "the bower among the surplus")
+                if said_in != bower_in:
+                    listed = "include it" if bower_in else "do not include it"
+                    raise RuleError(
+                        f"{who}saying whether the bower {bower} is among the surplus "
+                        f"disagrees with the cards listed (they {listed})",
+                        "bower_in_surplus",
+                    )
+            except RuleError as error:
+                found.add(error, winner)
     else:
-        count = (
-            0
-            if raw_count is None
-            else as_count(raw_count, "surplus_count", "surplus_count", maximum=MAX_SURPLUS)
-        )
-        bower_in = False if raw_bower_in is None else _as_bool(raw_bower_in, "bower_in_surplus")
-        if bower_in and count < 1:
-            raise RuleError(
-                "the bower is among the surplus, so surplus_count must be at least 1",
-                "surplus_count",
+        try:
+            count = (
+                0
+                if raw_count is None
+                else as_count(
+                    raw_count,
+                    "surplus_count",
+                    f"{who}the number of surplus cards",
+                    maximum=MAX_SURPLUS,
+                    player=winner,
+                )
             )
+        except RuleError as error:
+            found.add(error, winner)
+        try:
+            bower_in = (
+                False
+                if raw_bower_in is None
+                else _as_bool(raw_bower_in, "bower_in_surplus", "the bower among the surplus")
+            )
+            if bower_in and count < 1:
+                raise RuleError(
+                    f"{who}the bower is among the surplus, so there is at least 1 surplus card",
+                    "surplus_count",
+                )
+        except RuleError as error:
+            found.add(error, winner)
         # Without surplus there is nothing to describe: store it as an empty list.
         surplus = () if count == 0 else None
     holder: int | None = None
     if raw.get("bower_holder") not in (None, ""):
-        holder = as_player_id(raw.get("bower_holder"), config, "bower_holder")
-        if holder == winner:
-            raise RuleError(
-                f"the claimant cannot be the bower holder: a bower ({bower}) in the "
-                "claimant's hand is surplus",
-                "bower_holder",
-            )
-        if bower_in:
-            raise RuleError(
-                f"the bower {bower} is one card: it cannot be both in the claimant's "
-                f"surplus and with player {holder}",
-                "bower_holder",
-            )
+        try:
+            holder = as_player_id(raw.get("bower_holder"), config, "bower_holder")
+            the_bower = f"the bower {bower}" if bower else "the bower"
+            if holder == winner:
+                raise RuleError(
+                    f"the claimant cannot be the bower holder: {the_bower} in the "
+                    "claimant's hand is surplus",
+                    "bower_holder",
+                    holder,
+                )
+            if bower_in:
+                raise RuleError(
+                    f"{the_bower} is one card: it cannot be both in the claimant's "
+                    f"surplus and with player {holder}",
+                    "bower_holder",
+                    holder,
+                )
+        except RuleError as error:
+            found.add(error)
+    found.raise_if_any()
+    assert winner is not None
+    assert suit is not None
     return DirtyDealsHand(winner, suit, surplus, count, bower_in, holder)
 
 

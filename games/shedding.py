@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from games.base import CardError, GameConfig, RuleError, as_count, as_player_id
 from games.cards import check_copies
+from games.problems import Problems
 
 C = TypeVar("C")
 
@@ -46,6 +47,7 @@ def parse_left_in_hand(
     deck: Mapping[str, int],
     deck_name: str,
     rank_of: Callable[[str], str] | None = None,
+    read_code: Callable[[str], tuple[C, int, str]] | None = None,
 ) -> LeftInHand[C]:
     """Check a reported hand and count each player's points.
 
@@ -53,68 +55,80 @@ def parse_left_in_hand(
     ``points`` (not both); the winner holds nothing. Across the hand, no card may appear
     more often than ``deck`` holds it; with ``rank_of``, cards given by rank alone are
     allowed and counted against their rank (see :func:`games.cards.check_copies`).
+    ``read_code``, when given, is ``parse_card``, ``card_points`` and ``card_code`` of a
+    text code in one call (a ruleset remembers it per code: a hand repeats a few cards).
     """
     if not isinstance(raw, Mapping):
         raise RuleError("a hand must be an object with 'winner' and 'results'")
+    found = Problems()
+    winner: int | None = None
     if raw.get("winner") is None:
-        raise RuleError("say who went out", "winner")
-    winner = as_player_id(raw.get("winner"), config, "winner")
+        found.add(RuleError("say who went out", "winner"))
+    else:
+        try:
+            winner = as_player_id(raw.get("winner"), config, "winner")
+        except RuleError as error:
+            found.add(error)
     results = raw.get("results")
     if not isinstance(results, list):
-        raise RuleError("results must be a list with one entry per player", "results")
+        found.add(RuleError("the results must be a list with one entry per player", "results"))
+        results = None
     points: dict[int, int] = {}
     cards: dict[int, list[C]] = {}
     normalised: dict[int, dict[str, Any]] = {}
+    seen: set[int] = set()
     all_codes: list[str] = []
-    for entry in results:
+    # Lines that cannot be read say nothing of who is missing: only the lines are named.
+    unreadable = results is None
+    for entry in results or []:
         if not isinstance(entry, Mapping):
-            raise RuleError("each result must be an object with 'player'", "results")
-        player = as_player_id(entry.get("player"), config, "results")
-        if player in normalised or (player == winner and player in points):
-            raise RuleError(f"player {player} is listed twice", "results")
-        has_cards = entry.get("cards") is not None
-        has_points = entry.get("points") is not None
-        if has_cards and has_points:
-            raise RuleError(f"player {player}: give either cards or points, not both", "results")
-        if player == winner:
-            holds_cards = has_cards and entry["cards"]
-            scores = has_points and entry["points"] not in (0, "0")
-            if holds_cards or scores:
-                raise RuleError(
-                    f"player {player} went out, so holds no cards and scores nothing",
-                    "results",
-                )
-            points[player] = 0
+            found.add(RuleError("each result must be an object naming its player", "results"))
+            unreadable = True
             continue
-        if has_cards:
-            codes = entry["cards"]
-            if isinstance(codes, str):
-                codes = codes.replace(",", " ").split()
-            if not isinstance(codes, list):
-                raise RuleError(f"player {player}: cards must be a list of card codes", "results")
-            try:
-                parsed = [parse_card(code) for code in codes]
-            except CardError as exc:
-                raise CardError(f"player {player}: {exc.message}", "results") from None
-            cards[player] = parsed
-            points[player] = sum(map(card_points, parsed))
-            entered = list(map(card_code, parsed))
-            normalised[player] = {"player": player, "cards": entered}
-            all_codes.extend(entered)
-        elif has_points:
-            points[player] = as_count(
-                entry["points"], "results", f"player {player}: points", maximum=MAX_HAND_POINTS
+        try:
+            player = as_player_id(entry.get("player"), config, "results")
+        except RuleError as error:
+            found.add(error)
+            unreadable = True
+            continue
+        if player in seen:
+            found.add(RuleError(f"player {player} is listed twice", "results", player))
+            continue
+        seen.add(player)
+        # found.check(player), inline: a hand has a line per player.
+        try:
+            _read_result(
+                entry,
+                player,
+                winner,
+                points=points,
+                cards=cards,
+                normalised=normalised,
+                all_codes=all_codes,
+                parse_card=parse_card,
+                card_code=card_code,
+                card_points=card_points,
+                read_code=read_code,
             )
-            normalised[player] = {"player": player, "points": points[player]}
-        else:
-            raise RuleError(
-                f"player {player}: give the cards left in hand or the points", "results"
-            )
-    missing = [p for p in config.players if p != winner and p not in normalised]
-    if missing:
-        names = ", ".join(str(p) for p in missing)
-        raise RuleError(f"results are missing for player {names}", "results")
-    check_copies(all_codes, deck, field="results", deck_name=deck_name, rank_of=rank_of)
+        except RuleError as error:
+            found.add(error, player)
+    if winner is not None and not unreadable:
+        for p in config.players:
+            if p != winner and p not in seen:
+                found.add(
+                    RuleError(
+                        f"player {p}: nothing entered: give the cards left in hand or the "
+                        "points counted",
+                        "results",
+                        p,
+                    )
+                )
+    try:
+        check_copies(all_codes, deck, field="results", deck_name=deck_name, rank_of=rank_of)
+    except RuleError as error:
+        found.add(error)
+    found.raise_if_any()
+    assert winner is not None
     points[winner] = 0
     ordered = [normalised[p] for p in config.players if p in normalised]
     return LeftInHand(
@@ -123,3 +137,94 @@ def parse_left_in_hand(
         cards=cards,
         input={"winner": winner, "results": ordered},
     )
+
+
+def _read_result(
+    entry: Mapping[str, Any],
+    player: int,
+    winner: int | None,
+    *,
+    points: dict[int, int],
+    cards: dict[int, list[C]],
+    normalised: dict[int, dict[str, Any]],
+    all_codes: list[str],
+    parse_card: Callable[[object], C],
+    card_code: Callable[[C], str],
+    card_points: Callable[[C], int],
+    read_code: Callable[[str], tuple[C, int, str]] | None = None,
+) -> None:
+    """Check one player's line of the results; a :class:`RuleError` names the first
+    problem of that line."""
+    has_cards = entry.get("cards") is not None
+    has_points = entry.get("points") is not None
+    if has_cards and has_points:
+        raise RuleError(
+            f"player {player}: give either the cards or the points, not both", "results", player
+        )
+    if player == winner:
+        holds_cards = has_cards and entry["cards"]
+        scores = has_points and entry["points"] not in (0, "0")
+        if holds_cards or scores:
+            raise RuleError(
+                f"player {player} went out, so holds no cards and scores nothing",
+                "results",
+                player,
+            )
+        return
+    if has_cards:
+        codes = entry["cards"]
+        if isinstance(codes, str):
+            codes = codes.replace(",", " ").split()
+        if not isinstance(codes, list):
+            raise RuleError(
+                f"player {player}: the cards must be a list of card codes", "results", player
+            )
+        parsed: list[C] = []
+        bad: list[str] = []
+        if read_code is not None:
+            score = 0
+            entered = []
+            for code in codes:
+                try:
+                    if type(code) is str:
+                        card, value, text = read_code(code)
+                    else:
+                        card = parse_card(code)
+                        value, text = card_points(card), card_code(card)
+                except CardError as exc:
+                    bad.append(exc.message)
+                    continue
+                parsed.append(card)
+                score += value
+                entered.append(text)
+            if bad:
+                raise CardError(f"player {player}: {'; '.join(bad)}", "results", player)
+        else:
+            for code in codes:
+                try:
+                    parsed.append(parse_card(code))
+                except CardError as exc:
+                    bad.append(exc.message)
+            if bad:
+                raise CardError(f"player {player}: {'; '.join(bad)}", "results", player)
+            score = sum(map(card_points, parsed))
+            entered = list(map(card_code, parsed))
+        cards[player] = parsed
+        points[player] = score
+        normalised[player] = {"player": player, "cards": entered}
+        all_codes.extend(entered)
+    elif has_points:
+        points[player] = as_count(
+            entry["points"],
+            "results",
+            f"player {player}: the points",
+            maximum=MAX_HAND_POINTS,
+            player=player,
+        )
+        normalised[player] = {"player": player, "points": points[player]}
+    else:
+        raise RuleError(
+            f"player {player}: nothing entered: give the cards left in hand or the points counted",
+            "results",
+            player,
+        )

@@ -22,6 +22,7 @@ from scorekeeper.models import (
     League,
     Membership,
     Player,
+    PlayerMerge,
     PlayerStanding,
     RatingPoint,
     Seat,
@@ -57,7 +58,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "created_by", "created_at"]
+    list_display = ["name", "user", "created_by", "colour", "hidden", "created_at"]
+    list_filter = ["hidden"]
     search_fields = ["name", "user__username"]
     raw_id_fields = ["user", "created_by"]
     readonly_fields = ["created_at"]
@@ -235,3 +237,12 @@ class RatingPointAdmin(ReadOnlyAdmin):
     list_filter = ["ruleset", "league"]
     list_select_related = ["league", "player", "game"]
     search_fields = ["player__name", "league__name"]
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyAdmin):
+    """Merges done on the players' page or the API (``services.player_admin``)."""
+
+    list_display = ["from_name", "into", "by", "games", "merged_at"]
+    list_select_related = ["into", "by"]
+    search_fields = ["from_name", "into__name"]

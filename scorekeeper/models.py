@@ -37,12 +37,45 @@ class Player(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    #: The player's marker colour: a slot of the palette (1 to ``PLAYER_COLOURS``) in
+    #: static/css/players.css, or null for one picked from the id (and, at a table, to
+    #: differ from the others'). See ``scorekeeper.services.player_admin``.
+    colour = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Left out of the pickers and searches (a test name, someone who moved away); past
+    #: games and standings still show them.
+    hidden = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+
+#: How many colours the players' palette has (``player-c1`` … in players.css).
+PLAYER_COLOURS = 10
+
+
+class PlayerMerge(models.Model):
+    """One player merged into another: the games, seats, hands, league memberships and
+    statistics of ``from_name`` (whose row is gone) now belong to ``into``. Kept so the
+    player's page and the league say so, and an old link to the player finds the new."""
+
+    from_player_id = models.BigIntegerField(db_index=True)
+    from_name = models.CharField(max_length=60)
+    into = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merges_in")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_at = models.DateTimeField(default=timezone.now)
+    #: Games moved over, for the record.
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-merged_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.from_name} merged into {self.into_id}"
 
 
 class League(models.Model):
@@ -115,6 +148,9 @@ class Game(models.Model):
     #: The new-game form's one-time token: the same form sent twice (Back, then "Start
     #: the game" again) opens the game it started instead of a second one.
     start_token = models.CharField(max_length=64, blank=True, default="", db_default="")
+    #: The public result page's token (``/r/<token>/``, no sign-in): set while the owner
+    #: publishes the result, null otherwise (``services.results``).
+    public_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -434,3 +470,25 @@ class RatingBacklog(models.Model):
         return (
             f"league {self.league_id} ({self.ruleset or 'all games'}) from {self.since_created_at}"
         )
+
+
+class LeagueGameCount(models.Model):
+    """How many games (in progress or finished) a league has of one ruleset.
+
+    Kept by database triggers on the game table (migration 0010), whatever writes the
+    games (the services, an import, a bulk load, the admin), so it is always the count a
+    ``COUNT(*)`` would give. The league's history reads it to page from whichever end is
+    nearer: the last page of 100,000 games skips a few games, not all of them. Never
+    written by the application."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
+    ruleset = models.CharField(max_length=40)
+    games = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "ruleset"], name="unique_league_game_count")
+        ]
+
+    def __str__(self) -> str:
+        return f"league {self.league_id}: {self.games} {self.ruleset} games"

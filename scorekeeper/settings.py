@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -114,6 +115,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scorekeeper.web.theme.theme_context",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },
@@ -218,6 +220,19 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Live updates: where a sheet's phones open their event stream (the events server,
+# `uvicorn scorekeeper.live.asgi:app`). Empty: no events server, the phones poll.
+# `/events/` behind a proxy that routes that path to it (production); a full URL when it
+# listens on another origin (`make run`: http://127.0.0.1:8001/events/).
+#: Event streams one client address may hold open in one events-server process: the
+#: phones of a few tables behind one router need a handful; 0 turns the limit off.
+LIVE_MAX_STREAMS_PER_ADDRESS = env_int("LIVE_MAX_STREAMS_PER_ADDRESS", 100)
+LIVE_EVENTS_URL = os.environ.get("LIVE_EVENTS_URL", "").strip()
+if LIVE_EVENTS_URL and not LIVE_EVENTS_URL.endswith("/"):
+    LIVE_EVENTS_URL += "/"
+_live = urlsplit(LIVE_EVENTS_URL)
+LIVE_EVENTS_ORIGIN = f"{_live.scheme}://{_live.netloc}" if _live.scheme and _live.netloc else ""
+
 # Content Security Policy: everything from this origin, nothing inline, no CDN.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -225,7 +240,7 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF, "data:"],
-        "connect-src": [SELF],
+        "connect-src": [SELF, *([LIVE_EVENTS_ORIGIN] if LIVE_EVENTS_ORIGIN else [])],
         "font-src": [SELF],
         "manifest-src": [SELF],
         "worker-src": [SELF],

@@ -10,6 +10,7 @@ built as plain dicts.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,8 @@ from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import IdField
 from scorekeeper.models import Game, League, Membership, Player
 from scorekeeper.selectors.games import can_change_league, leagues_visible_to, player_visible_to
+from scorekeeper.selectors.league_counts import league_game_count
+from scorekeeper.selectors.league_player import rating_history
 from scorekeeper.selectors.leagues import (
     Member,
     SeatLine,
@@ -39,7 +42,6 @@ from scorekeeper.selectors.leagues import (
     league_games,
     league_members,
     page_of_games,
-    rating_history,
     ratings_updating,
     ruleset_scope,
     seats_of,
@@ -368,6 +370,11 @@ class _GamePaginator(DjangoPaginator):
     (:func:`page_of_games`): the last page of a 100,000-game league skips the games
     before it in the index alone instead of reading each one."""
 
+    def __init__(self, *args: Any, total: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if total is not None:
+            self.count = total  # known already (the league's stored count): no COUNT(*)
+
     def page(self, number: Any) -> Page:
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
@@ -376,11 +383,18 @@ class _GamePaginator(DjangoPaginator):
             top = self.count
         games = self.object_list
         assert isinstance(games, QuerySet)
-        return Page(page_of_games(games, bottom, top), number, self)
+        # Knowing the count, a page in the older half is read from the oldest end.
+        return Page(page_of_games(games, bottom, top, total=self.count), number, self)
 
 
 class GamePagination(PageNumberPagination):
     django_paginator_class = _GamePaginator
+
+    def __init__(self, total: int | None = None) -> None:
+        super().__init__()
+        #: The list's length when known without counting it.
+        self.total = total
+        self.django_paginator_class = functools.partial(_GamePaginator, total=total)  # type: ignore[assignment]
 
 
 class LeagueGamesApi(APIView):
@@ -401,13 +415,13 @@ class LeagueGamesApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        games = league_games(
-            league,
-            request.query_params.get("ruleset"),
-            _int_param(request, "player"),
-            status=request.query_params.get("status") or None,
-        )
-        paginator = self.pagination_class()
+        ruleset = request.query_params.get("ruleset")
+        player = _int_param(request, "player")
+        only = request.query_params.get("status") or None
+        games = league_games(league, ruleset, player, status=only)
+        # The whole league, or one of its games: counted already by the database.
+        total = league_game_count(league, ruleset) if player is None and only is None else None
+        paginator = self.pagination_class(total)
         page = paginator.paginate_queryset(games, request, view=self)
         assert page is not None
         seats = seats_of(page)

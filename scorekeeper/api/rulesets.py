@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import RULESETS, Ruleset, rules
+from games import RULESETS, Ruleset, rules, rules_search
 
 MAX_QUERY = 200
 
@@ -98,7 +98,7 @@ class RulesHitSerializer(serializers.Serializer):
 
 def ruleset_payload(ruleset: Ruleset) -> dict[str, Any]:
     data = ruleset.metadata()
-    data["url"] = rules.rules_url(ruleset.slug)
+    data["url"] = rules_search.rules_url(ruleset.slug)
     return data
 
 
@@ -207,7 +207,9 @@ class RulesSearchApi(APIView):
     def get(self, request: Request) -> Response:
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        hits = rules.search(query.validated_data["q"], query.validated_data.get("ruleset") or None)
+        hits = rules_search.search(
+            query.validated_data["q"], query.validated_data.get("ruleset") or None
+        )
         return Response([hit.as_dict() for hit in hits])
 
 

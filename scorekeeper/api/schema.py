@@ -33,7 +33,23 @@ INVALID_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "What is wrong with the request: each field (or parameter, or header) "
     "with its messages, or `detail` for the request as a whole.",
-    "properties": {"detail": {"type": "string"}},
+    "properties": {
+        "detail": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "description": "When a hand's entry has several problems: each one, with the "
+            "player it concerns (null for the hand as a whole).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string"},
+                    "player": {"type": "integer", "nullable": True},
+                    "message": {"type": "string"},
+                },
+                "required": ["field", "player", "message"],
+            },
+        },
+    },
     "additionalProperties": {"type": "array", "items": {"type": "string"}},
 }
 ERROR_REF = {"$ref": "#/components/schemas/Error"}

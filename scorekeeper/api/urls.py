@@ -1,6 +1,16 @@
 """REST API v1 (see ../shared/spec/api.md). Each area keeps its own ``urlpatterns``."""
 
-from scorekeeper.api import auth, backup, games, invites, leagues, players, rulesets, schema
+from scorekeeper.api import (
+    auth,
+    backup,
+    games,
+    invites,
+    leagues,
+    players,
+    results,
+    rulesets,
+    schema,
+)
 
 urlpatterns = [
     *schema.urlpatterns,
@@ -11,4 +21,5 @@ urlpatterns = [
     *leagues.urlpatterns,
     *games.urlpatterns,
     *invites.urlpatterns,
+    *results.urlpatterns,
 ]

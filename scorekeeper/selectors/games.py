@@ -13,6 +13,7 @@ from django.db.models import Exists, Prefetch, Q, QuerySet
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
+from scorekeeper.selectors.game_rows import game_rows
 from scorekeeper.validation import MAX_ID
 
 
@@ -245,23 +246,10 @@ def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
     )
 
 
-def _game_with_seats(pk: int) -> Game | None:
-    """A game row and its seats with their players, in one query (a game always has
-    seats); the seats are put where ``game.seats.all()`` finds them."""
-    seats = list(
-        Seat.objects.select_related("game", "player").filter(game_id=pk).order_by("position")
-    )
-    if not seats:
-        return None
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    # What prefetch_related would leave: a queryset already holding its rows.
-    cached = game.seats.all()
-    cached._result_cache = seats
-    cached._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
-    return game
+def game_with_rows(pk: int) -> Game | None:
+    """One game (no visibility check) with :func:`game_with_related`'s rows, in two
+    queries (see ``selectors.game_rows``)."""
+    return game_rows(pk) if 1 <= pk <= MAX_ID else None
 
 
 def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> Game | None:
@@ -270,7 +258,7 @@ def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> 
     visibility query."""
     if not user.is_authenticated or not 1 <= pk <= MAX_ID:
         return None
-    game = game_with_related(Game.objects.filter(pk=pk)).first() if hands else _game_with_seats(pk)
+    game = game_rows(pk, hands=hands)
     if game is None:
         return None
     if game.owner_id == user.pk or getattr(user, "is_superuser", False):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from django.utils import timezone
 from games import GameConfig, GameState, HandOutcome, RuleError, Ruleset, get_ruleset
 from games.base import hand_context
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
+from scorekeeper.live import notify as live
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -35,6 +36,7 @@ from scorekeeper.models import (
     Player,
     Seat,
 )
+from scorekeeper.selectors.game_rows import last_hand, locked_game_seats
 from scorekeeper.selectors.games import (
     can_change_game,
     can_change_league,
@@ -157,17 +159,10 @@ def _lock(game: Game, user: User | None, guest: Guest | None = None) -> _Locked:
     the game alone: a game always has seats)."""
     if not 1 <= int(game.pk) <= MAX_ID:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
-    seats = list(
-        Seat.objects.select_related("game")
-        .select_for_update(of=("game",))
-        .filter(game_id=game.pk)
-        .order_by("position")
-    )
-    if not seats:
+    found = locked_game_seats(int(game.pk))
+    if found is None:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
-    locked = seats[0].game
-    for seat in seats:
-        seat.game = locked
+    locked, seats = found
     _check_may_change(user, locked, guest)
     return _Locked(locked, seats, game_config(locked, seats), get_ruleset(locked.ruleset))
 
@@ -198,7 +193,7 @@ def _state_after(at: _Locked, number: int, *, closed: bool = False) -> GameState
 
 def _current_state(at: _Locked) -> GameState:
     """The game's state now, from its last hand's stored outcome alone."""
-    last = Hand.objects.filter(game=at.game).order_by("-number").first()
+    last = last_hand(at.game)
     if last is None:
         return at.rules.resume(at.config, [], closed=at.game.closed)
     outcome = stored_outcome(last)
@@ -217,10 +212,17 @@ def _check_may_change(user: User | None, game: Game, guest: Guest | None = None)
 
 
 def _sync_derived(
-    game: Game, state: GameState, seats: Sequence[Seat] | None = None, *, was_finished: bool
+    game: Game,
+    state: GameState,
+    seats: Sequence[Seat] | None = None,
+    *,
+    was_finished: bool,
+    first_changed: int | None = None,
 ) -> None:
-    """Store what league queries need from the engine's state, and bump the version.
-    ``seats`` are the game's seats when the caller has them already."""
+    """Store what league queries need from the engine's state, bump the version and tell
+    the phones watching (on commit). ``seats`` are the game's seats when the caller has
+    them already; ``first_changed`` the first hand whose row on the sheet changed (none:
+    no row did, as when a game is closed or reopened)."""
     game.status = GameStatus.FINISHED if state.finished else GameStatus.IN_PROGRESS
     if state.finished and game.finished_at is None:
         game.finished_at = timezone.now()
@@ -230,6 +232,9 @@ def _sync_derived(
     game.version += 1
     game.save(
         update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+    )
+    live.game_changed(
+        game.pk, game.version, first_changed if first_changed else game.hand_count + 1
     )
     results = seat_results(state)
     changed = []
@@ -315,6 +320,7 @@ def hand_record(
     idempotency_key: str | None = None,
     expected_number: int | None = None,
     guest: Guest | None = None,
+    before_write: Callable[[Game, HandOutcome], None] | None = None,
 ) -> HandWritten:
     """Record the next hand of a game, in one transaction.
 
@@ -325,7 +331,9 @@ def hand_record(
     a ``user``, and the hand's history names them; so in the two functions below.
 
     Only the game row, its seats and its last hand are read: the engine continues from
-    the last hand's stored outcome, whatever the game's length."""
+    the last hand's stored outcome, whatever the game's length. ``before_write`` sees the
+    scored hand before anything is written and may refuse it by raising (the score sheet
+    asks to confirm an unlikely hand so; a replayed key never gets there)."""
     with transaction.atomic():
         at = _lock(game, user, guest)
         locked = at.game
@@ -359,8 +367,10 @@ def hand_record(
             raise RuleError("a hand must be a JSON object")
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
+        if before_write is not None:
+            before_write(locked, outcome)
         hand = _insert_hand(locked, outcome, user, guest)
-        _sync_derived(locked, state, at.seats, was_finished=False)
+        _sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
         response = hand_response(outcome, revision=hand.revision)
         if idempotency_key:
             IdempotencyRecord.objects.create(
@@ -474,10 +484,11 @@ def hand_replace(
     user: User | None,
     hand_input: Mapping[str, Any],
     guest: Guest | None = None,
+    before_write: Callable[[Game, HandOutcome], None] | None = None,
 ) -> HandWritten:
     """Correct a hand's input; every total after it is recomputed (the engine folds the
     hands from this one on, once). The earlier input is kept in the hand's revision
-    history."""
+    history. ``before_write`` as for :func:`hand_record`."""
     with transaction.atomic():
         at = _lock(game, user, guest)
         locked = at.game
@@ -489,6 +500,8 @@ def hand_replace(
         was_finished = locked.status == GameStatus.FINISHED
         folded = _refold(at, number, hand_input)
         outcome = folded[0]
+        if before_write is not None and outcome.input != target.input:
+            before_write(locked, outcome)
         state = at.rules.resume(at.config, folded[-1:], closed=locked.closed)
         if outcome.input != target.input:
             target.input = dict(outcome.input)
@@ -508,7 +521,7 @@ def hand_replace(
                 user=user,
                 guest=guest,
             )
-            _sync_derived(locked, state, at.seats, was_finished=was_finished)
+            _sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
         return HandWritten(
             game=locked,
             state=state,
@@ -548,7 +561,7 @@ def hand_undo(
         state = _state_after(at, number - 1)
         target.delete()
         locked.closed = False
-        _sync_derived(locked, state, at.seats, was_finished=was_finished)
+        _sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
         return HandWritten(
             game=locked, state=state, hand=None, outcome=None, response={}, status_code=204
         )
@@ -590,6 +603,7 @@ def game_delete(*, game: Game, user: User | None) -> None:
         was_finished = locked.status == GameStatus.FINISHED
         league_id = locked.league_id
         locked.delete()
+        live.game_changed(game.pk, None)
         stats.game_deleted(game_id=game.pk, league_id=league_id, was_finished=was_finished)
 
 

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from games import RuleError
+from scorekeeper.live import notify
 from scorekeeper.models import Game, Guest, Invite, InviteRole
 from scorekeeper.selectors.games import can_change_game
 from scorekeeper.validation import clean_name
@@ -44,6 +45,7 @@ def invite_revoke(*, invite: Invite, user: User) -> None:
     now = timezone.now()
     if Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(revoked_at=now):
         invite.revoked_at = now
+        notify.invite_revoked(invite.game_id, invite.pk)
 
 
 def guest_join(*, invite: Invite, name: str) -> Guest:

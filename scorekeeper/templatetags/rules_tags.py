@@ -16,30 +16,42 @@ empty once the game is over.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
-from django.urls import reverse
+from django.conf import settings
+from django.template.loader import get_template
+from django.urls import get_script_prefix, reverse
+from django.utils.safestring import SafeString, mark_safe
 
-from games import RULESETS, GameState, rules
+from games import RULESETS, GameState, rules, rules_hints
 
 register = template.Library()
 
 
-@register.inclusion_tag("rules/_overlay.html")
-def rules_button(ruleset: str, label: str = "Rules") -> dict[str, Any]:
+@register.simple_tag
+def rules_button(ruleset: str, label: str = "Rules") -> SafeString:
     """A button that opens the game's rules in a dialog over the page, leaving whatever
-    is being typed on the page untouched."""
+    is being typed on the page untouched. The same for every page of a game: rendered
+    once (per game, label and site address) and kept."""
     if ruleset not in RULESETS:
         raise template.TemplateSyntaxError(f"rules_button: no game {ruleset!r}")
-    return {
+    site = (settings.ROOT_URLCONF, get_script_prefix(), settings.STATIC_URL)
+    return _rules_button(ruleset, label, site)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_button(ruleset: str, label: str, site: tuple[Any, ...]) -> SafeString:
+    context = {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,
         "name": f"{rules.rules_for(ruleset).name} rules",
         "page_url": reverse("rules_detail", args=[ruleset]),
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }
+    return mark_safe(get_template("rules/_overlay.html").render(context))
 
 
 def names_mapping(names: object) -> dict[Any, str]:
@@ -68,7 +80,7 @@ def rules_hint_for(ruleset: str, next_hand: Mapping[str, Any] | None, names: obj
     gives it)."""
     if ruleset not in RULESETS:
         return ""
-    return rules.context_hint(ruleset, next_hand, names_mapping(names))
+    return rules_hints.context_hint(ruleset, next_hand, names_mapping(names))
 
 
 @register.simple_tag

@@ -1,4 +1,5 @@
-"""Score-sheet pages: start a game, keep its sheet at the table, correct and undo hands.
+"""Score-sheet pages: keep a game's sheet at the table, correct and undo hands, close,
+reopen and delete the game (starting one is ``web.new_game``, the list ``web.game_list``).
 
 Every page works as plain HTML forms and links; htmx only swaps parts of the sheet in
 place (one view renders the full page, or for an htmx request just the partial). The
@@ -10,53 +11,45 @@ many processes serve the app.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
-from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import RULESETS, GameState, RuleError, Ruleset
-from games.base import whole_number
+from games import RULESETS, GameState, RuleError
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
-from scorekeeper.models import Game, GameStatus, Hand, Player
+from scorekeeper.live.delta import grid_delta
+from scorekeeper.models import Game, Hand
 from scorekeeper.selectors.games import (
     can_change_game,
     game_config,
     game_state,
-    game_with_related,
-    games_visible_to,
-    leagues_visible_to,
+    game_with_rows,
     player_names,
-    players_usable_by,
     visible_game,
     visible_game_version,
 )
 from scorekeeper.services.games import (
     game_close,
-    game_create,
     game_delete,
     game_reopen,
     hand_record,
     hand_replace,
     hand_undo,
 )
-from scorekeeper.services.players import player_create
+from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.validation import is_idempotency_key, optional_id
-from scorekeeper.web import sheet
-from scorekeeper.web.forms import Entry, NewGameEntry, SeatEntry, hand_input_from_entry
+from scorekeeper.web import entry_checks, sheet, sheet_panel
+from scorekeeper.web.fast_query import query_value
+from scorekeeper.web.fast_urls import fast_reverse
+from scorekeeper.web.forms import Entry, hand_input_from_entry
 from scorekeeper.web.join import guest_pass, holds_link, login_or_guest_required
 from scorekeeper.web.scoreboard import build_scoreboard
 
@@ -70,7 +63,7 @@ class HtmxHttpRequest(HttpRequest):
 
 def _load(request: HttpRequest, pk: int) -> Game:
     if guest_pass(request, pk) is not None:
-        game = game_with_related(Game.objects.filter(pk=pk)).first()
+        game = game_with_rows(pk)
     else:
         game = visible_game(request.user, pk)
     if game is None:
@@ -111,7 +104,7 @@ def _sheet_context(
     game: Game,
     *,
     state: GameState | None = None,
-    panel: sheet.Panel | None = None,
+    panel: sheet_panel.Panel | None = None,
     flash: str = "",
     notice: str = "",
     preview: dict[str, Any] | None = None,
@@ -129,8 +122,9 @@ def _sheet_context(
         can_change=can_change,
         recent=None if show_all else sheet.RECENT_HANDS,
     )
+    apply_markers(grid.columns, game_markers(game))
     if panel is None and can_change:
-        panel = sheet.build_panel(game, state, names)
+        panel = sheet_panel.build_panel(game, state, names)
     variant = rules.variant(game.variant or None) if rules.variants else None
     return {
         "game": game,
@@ -143,7 +137,7 @@ def _sheet_context(
         "can_manage": can_manage,
         "guest": None if can_manage else guest_pass(request, game.pk),
         "grid": grid,
-        "every_hand_url": f"{reverse('game_sheet', args=[game.pk])}?hands=all#sheet-grid",
+        "every_hand_url": f"{fast_reverse('game_sheet', [game.pk])}?hands=all#sheet-grid",
         "banner": sheet.build_banner(game, state, names),
         "panel": panel,
         "ranking": sheet.build_ranking(state, grid.columns, game.ruleset) if state.finished else [],
@@ -170,10 +164,12 @@ def _sheet_context(
 def _wants_every_hand(request: HttpRequest) -> bool:
     """``?hands=all`` on the sheet, or on the page an htmx request comes from (so live
     updates and entries keep every hand on the screen that showed them)."""
-    if request.GET.get("hands") == "all":
+    if query_value(request, "hands") == "all":
         return True
     htmx = getattr(request, "htmx", None)
     current = (htmx.current_url if htmx else None) or ""
+    if "hands" not in current and "%" not in current:
+        return False  # nothing to parse (a key may be percent-encoded)
     return "all" in parse_qs(urlsplit(current).query).get("hands", [])
 
 
@@ -214,7 +210,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
             messages.info(request, gone or "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404("There is no such game, or it is not one of yours.")
-    if request.GET.get("v") == str(current):
+    if query_value(request, "v") == str(current):
         return HttpResponse(status=204)
     game = _load(request, pk)
     state = game_state(game)
@@ -225,6 +221,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     context = _sheet_context(request, game, state=state, notice=notice)
     context["oob"] = True
     context["refresh_panel"] = hand_changed
+    context.update(grid_delta(request, context, current))
     return render(request, "games/_live.html", context)
 
 
@@ -274,10 +271,19 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=optional_id(expected),
+            before_write=entry_checks.ask_unless_confirmed(request.POST.get("confirm", "")),
+        )
+    except entry_checks.UnlikelyEntry as exc:
+        state = game_state(game)
+        panel = sheet_panel.build_panel(
+            game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
+        )
+        return _render_sheet(
+            request, _sheet_context(request, game, state=state, panel=panel), status=422
         )
     except RuleError as exc:
         state = game_state(game)
-        panel = sheet.build_panel(
+        panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, error=exc, idempotency_key=key
         )
         return _render_sheet(
@@ -332,7 +338,7 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404(f"This game has no hand {number}.")
     names = player_names(game)
     if request.method == "GET":
-        panel = sheet.build_panel(game, state, names, number=number)
+        panel = sheet_panel.build_panel(game, state, names, number=number)
         return _render_sheet(
             request, _sheet_context(request, game, state=state, panel=panel), partial="panel"
         )
@@ -343,14 +349,22 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             number=number,
             **_actor(request, game),
             hand_input=hand_input,
+            before_write=entry_checks.ask_unless_confirmed(request.POST.get("confirm", "")),
+        )
+    except entry_checks.UnlikelyEntry as exc:
+        panel = sheet_panel.build_panel(
+            game, state, names, number=number, entry=entry, unlikely=exc.items
+        )
+        return _render_sheet(
+            request, _sheet_context(request, game, state=state, panel=panel), status=422
         )
     except RuleError as exc:
-        panel = sheet.build_panel(game, state, names, number=number, entry=entry, error=exc)
+        panel = sheet_panel.build_panel(game, state, names, number=number, entry=entry, error=exc)
         return _render_sheet(
             request, _sheet_context(request, game, state=state, panel=panel), status=422
         )
     except ConflictError as exc:
-        panel = sheet.build_panel(
+        panel = sheet_panel.build_panel(
             game, state, names, number=number, entry=entry, message=exc.message
         )
         return _render_sheet(
@@ -423,11 +437,13 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
             ],
         }
     except RuleError as exc:
-        preview = {"rows": [], "error": sheet.humanize_error(exc.message, names)}
+        more = len(exc.problems) - 1
+        error = sheet.humanize_error(exc.message, names)
+        preview = {"rows": [], "error": error + (f" (and {more} more)" if more else "")}
     if getattr(request, "htmx", None):
         return render(request, "games/sheet.html#preview", {"preview": preview, "game": game})
     state = game_state(game)
-    panel = sheet.build_panel(
+    panel = sheet_panel.build_panel(
         game,
         state,
         names,
@@ -517,300 +533,7 @@ def game_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("home")
 
 
-# -- lists --------------------------------------------------------------------------------
-
-
-def _ago(moment: datetime) -> str:
-    if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment).split(',')[0]} ago"
-
-
-def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
-    """Rows for a list of games: the game, who sits at it, and who won."""
-    rows = []
-    for game in games.select_related("league").prefetch_related("seats__player"):
-        seats = sorted(game.seats.all(), key=lambda s: s.position)
-        rules = RULESETS[game.ruleset]
-        variant = rules.variant(game.variant or None) if rules.variants else None
-        rows.append(
-            {
-                "game": game,
-                "name": rules.name,
-                "variant": variant.name if variant else "",
-                "hands_total": variant.hands if variant else None,
-                "players": ", ".join(s.player.name for s in seats),
-                "winners": ", ".join(s.player.name for s in seats if s.won),
-                "when": _ago(game.finished_at or game.updated_at),
-            }
-        )
-    return rows
-
-
-@login_required
-@require_GET
-def game_list(request: HttpRequest) -> HttpResponse:
-    status = request.GET.get("status", "")
-    games = games_visible_to(request.user).order_by("-updated_at", "-id")
-    if status in (GameStatus.IN_PROGRESS, GameStatus.FINISHED):
-        games = games.filter(status=status)
-    page = Paginator(games, 25).get_page(request.GET.get("page"))
-    ids = [g.pk for g in page.object_list]
-    rows = game_summaries(Game.objects.filter(pk__in=ids).order_by("-updated_at", "-id"))
-    return render(
-        request,
-        "games/list.html",
-        {
-            "rows": rows,
-            "page": page,
-            "status": status,
-        },
-    )
-
-
-# -- new game -----------------------------------------------------------------------------
-
-
-def known_players(user: Any) -> QuerySet[Player]:
-    """The players a user can seat: their own, the ones they added and their leagues'
-    members (``players_usable_by``)."""
-    return players_usable_by(user).order_by("name", "id")
-
-
-class _NewGameError(Exception):
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int, Player]) -> Game:
-    """Seat the picked players, create the typed ones, and start the game — all or
-    nothing: if the engine refuses the set-up, no new player is left behind."""
-    names: dict[int, str] = {p.pk: p.name for p in known.values()}
-    by_name: dict[str, list[Player]] = {}
-    for p in known.values():
-        by_name.setdefault(p.name.casefold(), []).append(p)
-    try:
-        with transaction.atomic():
-            ids: list[int] = []
-            rows: list[tuple[int, SeatEntry]] = entry.filled_seats()
-            created: dict[str, int] = {}
-            for index, seat in rows:
-                label = f"Seat {index + 1}"
-                if seat.player and seat.name:
-                    raise RuleError(f"{label}: pick a player or type a new name, not both", "seats")
-                if seat.player:
-                    pid = optional_id(seat.player) or 0
-                    if pid not in known:
-                        raise RuleError(f"{label}: pick a player from the list", "seats")
-                else:
-                    key = " ".join(seat.name.split()).casefold()
-                    matches = by_name.get(key, [])
-                    if key in created:
-                        pid = created[key]
-                    elif len(matches) == 1:
-                        # A name the user already knows is that player, not a namesake.
-                        pid = matches[0].pk
-                    else:
-                        player = player_create(name=seat.name, created_by=user)
-                        pid = created[key] = player.pk
-                        names[pid] = player.name
-                ids.append(pid)
-            if not ids:
-                raise RuleError("Seat the players: pick them or type their names", "seats")
-            teams: list[list[int]] | None = None
-            if entry.partners:
-                groups: dict[str, list[int]] = {}
-                for (index, seat), pid in zip(rows, ids, strict=True):
-                    if not seat.team:
-                        raise RuleError(f"Seat {index + 1}: choose a team", "teams")
-                    groups.setdefault(seat.team, []).append(pid)
-                teams = [groups[k] for k in sorted(groups)]
-            dealer: int | None = None
-            dealer_row = whole_number(entry.first_dealer) or 0
-            for (index, _seat), pid in zip(rows, ids, strict=True):
-                if index == dealer_row:
-                    dealer = pid
-            if dealer is None:
-                raise RuleError(
-                    "The first dealer's seat is empty: choose a seated player", "first_dealer"
-                )
-            league: int | None = None
-            if entry.league:
-                league = optional_id(entry.league)
-                if league is None:
-                    raise RuleError("Choose a league from the list", "league")
-            return game_create(
-                owner=user,
-                ruleset=rules.slug,
-                players=ids,
-                variant=entry.variant or None,
-                options=entry.options_payload(),
-                teams=teams,
-                first_dealer=dealer,
-                league=league,
-                start_token=entry.start_token,
-            )
-    except RuleError as exc:
-        raise _NewGameError(sheet.humanize_error(exc.message, names), exc.field) from None
-
-
-def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
-    fields = []
-    for option in rules.options:
-        value = entry.options.get(option.name, "")
-        if option.minimum is not None:
-            fields.append(
-                {"option": option, "kind": "number", "value": value, "default": option.default}
-            )
-            continue
-        choices = []
-        if option.default is None:
-            choices.append({"value": "", "label": "Automatic (by number of players)"})
-        for choice in option.choices:
-            label = str(choice)
-            if option.name == "target_wins" and choice == 0:
-                label = "0 — no target, end by hand"
-            if choice == option.default:
-                label += " (default)"
-            choices.append({"value": str(choice), "label": label})
-        fields.append(
-            {
-                "option": option,
-                "kind": "select",
-                "value": value,
-                "choices": choices,
-                "default": option.default,
-            }
-        )
-    return fields
-
-
-def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> None:
-    """ "Play again": the seats, variant, options, teams and league of an earlier game;
-    or, from a league's page, that league."""
-    league = (request.GET.get("league") or "").strip()
-    league_id = optional_id(league)
-    if league_id is not None and leagues_visible_to(request.user).filter(pk=league_id).exists():
-        entry.league = str(league_id)
-    pk = optional_id(request.GET.get("from"))
-    if pk is None:
-        return
-    game = (
-        game_with_related(games_visible_to(request.user)).filter(pk=pk, ruleset=rules.slug).first()
-    )
-    if game is None:
-        return
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
-    entry.seats = [
-        SeatEntry(
-            player=str(s.player_id), team=str(s.team + 1) if s.team is not None else str(i % 2 + 1)
-        )
-        for i, s in enumerate(seats)
-    ]
-    entry.variant = game.variant
-    for option in rules.options:
-        if option.name in game.options and option.name != "decks":
-            entry.options[option.name] = str(game.options[option.name])
-    entry.partners = bool(game.teams)
-    entry.league = str(game.league_id or "")
-    # The deal moves on: whoever sits after the last game's first dealer starts.
-    ids = [s.player_id for s in seats]
-    if game.first_dealer_id in ids:
-        entry.first_dealer = str((ids.index(game.first_dealer_id) + 1) % len(ids))
-
-
-def _started_with(user: Any, token: str) -> Game | None:
-    """The game this user already started from the new-game form with this token."""
-    if not token:
-        return None
-    return games_visible_to(user).filter(owner_id=user.pk, start_token=token).first()
-
-
-def _to_sheet(request: HttpRequest, game: Game) -> HttpResponse:
-    if getattr(request, "htmx", None):
-        return HttpResponseClientRedirect(reverse("game_sheet", args=[game.pk]))
-    return redirect("game_sheet", pk=game.pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def game_new(request: HttpRequest) -> HttpResponse:
-    slug = request.POST.get("ruleset") or request.GET.get("ruleset") or ""
-    if slug not in RULESETS:
-        return render(
-            request,
-            "games/new.html",
-            {
-                "choosing": True,
-                "league": (request.GET.get("league") or "").strip(),
-                "rulesets": [
-                    {
-                        **r.metadata(),
-                        "goal": sheet.goal_text(r.slug, r.default_options(r.min_players)),
-                    }
-                    for r in RULESETS.values()
-                ],
-            },
-        )
-    rules = RULESETS[slug]
-    known = {p.pk: p for p in known_players(request.user)}
-    own = (
-        Player.objects.filter(user_id=request.user.pk).first()
-        if request.user.pk is not None
-        else None
-    )
-    error: _NewGameError | None = None
-    status = 200
-    if request.method == "POST":
-        entry = NewGameEntry.from_post(request.POST, rules)
-        if "add_seat" in request.POST:
-            if len(entry.seats) < rules.max_players:
-                entry.seats.append(SeatEntry(team=str(len(entry.seats) % 2 + 1)))
-        else:
-            started = _started_with(request.user, entry.start_token)
-            if started is not None:
-                messages.info(request, "That game was already started: here it is.")
-                return _to_sheet(request, started)
-            try:
-                game = _create_game(request.user, rules, entry, known)
-            except _NewGameError as exc:
-                error, status = exc, 422
-            except IntegrityError:
-                # The same form sent twice at once: the other request started the game.
-                started = _started_with(request.user, entry.start_token)
-                if started is None:
-                    raise
-                return _to_sheet(request, started)
-            else:
-                messages.success(request, "Game started. Deal the first hand!")
-                return _to_sheet(request, game)
-    else:
-        entry = NewGameEntry.initial(rules, own_player=own.pk if own else None)
-        _prefill_from(request, rules, entry)
-    variants = [{"variant": v, "default": v.slug == rules.default_variant} for v in rules.variants]
-    context = {
-        "choosing": False,
-        "rules": rules,
-        "meta": rules.metadata(),
-        "entry": entry,
-        "variants": variants,
-        "option_fields": _option_fields(rules, entry),
-        "players": list(known.values()),
-        "leagues": list(leagues_visible_to(request.user).order_by("name")),
-        "error": error,
-        "team_choices": [str(i) for i in range(1, max(2, rules.max_players // 2) + 1)],
-        "can_add_seat": len(entry.seats) < rules.max_players,
-    }
-    htmx = getattr(request, "htmx", None)
-    template = "games/new.html#form" if htmx and request.method == "POST" else "games/new.html"
-    return render(request, template, context, status=status)
-
-
 urlpatterns = [
-    path("games/", game_list, name="game_list"),
-    path("games/new/", game_new, name="game_new"),
     path("games/<int:pk>/", game_sheet, name="game_sheet"),
     path("games/<int:pk>/live/", game_live, name="game_live"),
     path("games/<int:pk>/hands/", hand_new, name="game_hand_new"),

@@ -1,5 +1,5 @@
-"""League pages: my leagues, a league (standings, game history, members), head to head,
-and a player's page with their games and rating over time.
+"""League pages: my leagues, a league (standings, game history, members) and head to
+head (a player's page, with their games and rating over time, is ``web.league_player``).
 
 Plain function views with links and forms that work without JavaScript; htmx swaps just
 the standings, the history or the chart in place (``hx-target`` names the partial), each
@@ -9,9 +9,9 @@ number of queries; writes go through ``services.players``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Any
 
 from django.contrib import messages
@@ -34,19 +34,17 @@ from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
 from scorekeeper.selectors.games import (
     can_change_league,
     leagues_visible_to,
-    player_visible_to,
     players_usable_by,
 )
+from scorekeeper.selectors.league_counts import league_game_count
 from scorekeeper.selectors.leagues import (
     Member,
-    RatingSeries,
     game_ranking,
     head_to_head,
     league_games,
     league_members,
     league_scopes,
     page_of_games,
-    player_summary,
     players_addable,
     ratings_updating,
     ruleset_name,
@@ -58,8 +56,12 @@ from scorekeeper.selectors.leagues import (
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.validation import optional_id, page_number
+from scorekeeper.web.league_html import member_items, standing_rows
 
 HISTORY_PAGE = 15
+#: From this many games back, the history reads the league's game count to page from the
+#: nearer end (one query more; skipping fewer games costs less than that query).
+DEEP_HISTORY = 20 * HISTORY_PAGE
 PLAYER_GAMES_PAGE = 15
 #: Rows of the standings shown before "Show everyone" (a league can have 1,000 players).
 STANDINGS_SHOWN = 25
@@ -140,11 +142,13 @@ def _window(read: Callable[[int, int], list[Game]], page: str | None, size: int)
 def _options(choices: Iterable[tuple[object, str]], selected: object = None) -> SafeString:
     """``<option>`` tags built in Python rather than in a template loop: a league's
     thousand members cost well under a millisecond."""
-    # Every value and label is escaped here.
+    # Every value and label is escaped here (with the standard library's escape, which
+    # Django's wraps: the wrapper's lazy-string checks cost more than the escaping);
+    # an id is digits and needs none.
     return mark_safe(
         "".join(
-            f'<option value="{escape(value)}"{" selected" if value == selected else ""}>'
-            f"{escape(label)}</option>"
+            f'<option value="{value if type(value) is int else html_escape(str(value))}"'
+            f"{' selected' if value == selected else ''}>{html_escape(str(label))}</option>"
             for value, label in choices
         )
     )
@@ -268,10 +272,9 @@ def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
     total = next((t["players"] for t in tabs if t["current"]), 0)
     standings = standings_for_league(league, scope, limit=None if everyone else STANDINGS_SHOWN)
     href = _player_href() + f"?league={league.pk}" + (f"&scope={scope}" if scope else "")
-    for row in standings:
-        row["href"] = href.format(row["player"])
     return {
         "standings": standings,
+        "standings_rows": standing_rows(standings, href),
         "standings_scope": scope,
         "standings_name": ruleset_name(scope),
         "standings_tabs": tabs,
@@ -294,11 +297,16 @@ def _history_context(
     if player_id not in {p.pk for p in members}:
         player_id = None
     games = league_games(league, scope, player_id)
-    page = _window(
-        lambda start, stop: page_of_games(games, start, stop),
-        request.GET.get("page"),
-        HISTORY_PAGE,
-    )
+
+    def read(start: int, stop: int) -> list[Game]:
+        # Far from the newest games, the league's game count (kept by the database)
+        # lets a page near the oldest end be read from that end. A player's games are
+        # few, and the first pages are cheap from the newest end.
+        deep = start >= DEEP_HISTORY and player_id is None
+        total = league_game_count(league, scope) if deep else None
+        return page_of_games(games, start, stop, total=total)
+
+    page = _window(read, request.GET.get("page"), HISTORY_PAGE)
     return {
         "history": _game_items(page.rows, highlight=player_id),
         "history_page": page,
@@ -344,7 +352,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     context: dict[str, Any] = {
         "league": league,
         "members": members,
-        "members_shown": members if all_members else members[:MEMBERS_SHOWN],
+        "members_shown": member_items(league, members if all_members else members[:MEMBERS_SHOWN]),
         "members_more": _query(request.GET, members="all") + "#members"
         if not all_members and len(members) > MEMBERS_SHOWN
         else None,
@@ -426,190 +434,9 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
     return render(request, "leagues/head_to_head.html", context, status=400 if error else 200)
 
 
-# -- a player -------------------------------------------------------------------------
-
-
-#: The most points the rating line is drawn with. A player with hundreds of games gets a
-#: thinned line (see :func:`_thinned`): the plot is ~300 units wide, so more points
-#: would not show, only cost time to build and bytes to send.
-CHART_POINTS = 160
-#: Up to this many games, each one is a dot (won ones gold) with its rating as a tooltip.
-CHART_DOTS = 60
-
-
-def _thinned(values: Sequence[float], limit: int) -> list[int]:
-    """Which of ``values`` a line of at most ``limit`` points keeps (indices, in order):
-    all of them if they fit; else the first and the last, and in each of
-    ``(limit - 2) // 2`` equal runs between them its lowest and its highest value. Every
-    peak and trough keeps its height and its place along the line (the best and worst
-    ratings always survive); only the wiggles between them narrower than a run go."""
-    n = len(values)
-    if n <= limit:
-        return list(range(n))
-    runs = (limit - 2) // 2
-    kept = {0, n - 1}
-    for run in range(runs):
-        first = 1 + (n - 2) * run // runs
-        last = 1 + (n - 2) * (run + 1) // runs
-        if first < last:
-            span = range(first, last)
-            kept.add(min(span, key=values.__getitem__))
-            kept.add(max(span, key=values.__getitem__))
-    return sorted(kept)
-
-
-def rating_chart(series: RatingSeries | None) -> dict[str, Any] | None:
-    """A rating-over-time line drawn on the server (inline SVG: no script, no style
-    attribute, so the CSP holds), from the rating before the first game to the rating
-    after the last; past :data:`CHART_POINTS` games the line is thinned (its extremes
-    and ends kept). ``None`` without points."""
-    if series is None or not series.ratings:
-        return None
-    width, height = 360, 200
-    left, right, top, bottom = 34, 350, 12, 170
-    start = series.start
-    values = [start, *series.ratings]
-    step = _nice_step((max(values) - min(values)) / 4 or 1)
-    low = math.floor(min(values) / step) * step
-    high = max(math.ceil(max(values) / step) * step, low + step)
-    n = len(values) - 1  # games
-
-    def x(i: float) -> float:
-        return left + (right - left) * i / n
-
-    def y(value: float) -> float:
-        return bottom - (bottom - top) * (value - low) / (high - low)
-
-    line = " ".join(
-        f"{round(x(i), 1)},{round(y(values[i]), 1)}" for i in _thinned(values, CHART_POINTS)
-    )
-    y_ticks = []
-    tick = low
-    while tick <= high + 1e-9:
-        y_ticks.append((round(y(tick), 1), _fmt(tick)))
-        tick += step
-    count = min(n + 1, 5)
-    x_index = sorted({round(i * n / (count - 1)) for i in range(count)})
-    # The games whose rating was still provisional, up to halfway to the next one.
-    provisional = series.provisional
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": right,
-        "top": top,
-        "bottom": bottom,
-        "zero": round(y(0), 1) if low <= 0 <= high else None,
-        "line": line,
-        "dots": [
-            {
-                "x": round(x(i), 1),
-                "y": round(y(rating), 1),
-                "won": won,
-                "rating": rating,
-                "games": i,
-            }
-            for i, (rating, won) in enumerate(zip(series.ratings, series.won, strict=True), start=1)
-        ]
-        if n <= CHART_DOTS
-        else [],
-        "last": {"x": round(x(n), 1), "y": round(y(values[-1]), 1), "rating": values[-1]},
-        "y_ticks": y_ticks,
-        "x_ticks": [(round(x(i), 1), i) for i in x_index],
-        "x_label_y": bottom + 16,
-        "provisional_width": round(x(provisional + 0.5) - left, 1) if 0 < provisional < n else None,
-        "plot_height": bottom - top,
-        "first": start,
-        "best": max(series.ratings),
-        "games": n,
-    }
-
-
-def _nice_step(raw: float) -> float:
-    for step in (0.5, 1, 2, 2.5, 5, 10, 20, 25, 50, 100):
-        if raw <= step:
-            return float(step)
-    return float(100 * math.ceil(raw / 100))
-
-
-def _fmt(value: float) -> str:
-    return f"{value:g}" if value == int(value) else f"{value:.1f}"
-
-
-@login_required
-@require_GET
-@vary_on_headers("HX-Request", "HX-Target")
-def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
-    player = player_visible_to(request.user, player_id)
-    if player is None:
-        raise Http404("There is no such player, or not one you can see.")
-    visible = leagues_visible_to(request.user)
-    league_id = _int(request.GET.get("league"))
-    league = visible.filter(pk=league_id).first() if league_id is not None else None
-    summary = player_summary(
-        player,
-        league,
-        viewer=request.user,
-        ruleset=_scope(request.GET.get("scope")),
-    )
-    shown = summary.league
-    lines = [r for r in summary.standings if shown is not None and r["league"] == shown.pk]
-    for line in lines:
-        line["query"] = _query(
-            request.GET, league=shown.pk if shown else None, scope=line["ruleset"], page=None
-        )
-    league_tabs = [
-        {
-            "league": lg,
-            "query": _query(request.GET, league=lg.pk, scope=None, page=None),
-            "current": shown is not None and lg.pk == shown.pk,
-        }
-        for lg in summary.leagues
-    ]
-    chart_context = {
-        "player": player,
-        "shown_league": shown,
-        "scope": summary.ruleset,
-        "scope_name": ruleset_name(summary.ruleset),
-        "provisional_games": PROVISIONAL_GAMES,
-        "league_tabs": league_tabs,
-        "chart": rating_chart(summary.rating),
-        "recent": [
-            {**point, "name": ruleset_name(point["game_ruleset"])}
-            for point in (summary.rating.recent if summary.rating else [])
-        ],
-        "lines": lines,
-    }
-    if _htmx_target(request) == "rating":
-        return render(request, "leagues/player.html#rating", chart_context)
-    page = _window(
-        lambda start, stop: list(summary.games[start:stop]),
-        request.GET.get("page"),
-        PLAYER_GAMES_PAGE,
-    )
-    games_context = {
-        "player": player,
-        "games": _game_items(page.rows, highlight=player.pk, show_league=True),
-        "games_page": page,
-        "games_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
-        if page.has_previous
-        else None,
-        "games_next": _query(request.GET, page=page.number + 1) if page.has_next else None,
-        "games_first": _query(request.GET, page=None),
-    }
-    if _htmx_target(request) == "games":
-        return render(request, "leagues/player.html#games", games_context)
-    return render(
-        request,
-        "leagues/player.html",
-        {**chart_context, **games_context, "standings": summary.standings},
-    )
-
-
 urlpatterns = [
     path("leagues/", league_list, name="league_list"),
     path("leagues/<int:league_id>/", league_detail, name="league_detail"),
     path("leagues/<int:league_id>/members/", league_member_add, name="league_member_add"),
     path("leagues/<int:league_id>/head-to-head/", league_head_to_head, name="league_head_to_head"),
-    path("players/<int:player_id>/", player_detail, name="player_detail"),
 ]

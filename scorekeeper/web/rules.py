@@ -8,7 +8,8 @@
 * ``/offline/`` — what the service worker shows for a page it does not have;
 * ``/sw.js`` — the service worker, at the root so that it controls the whole site.
 
-The text and the search come from :mod:`games.rules`; nothing here knows a rule.
+The text comes from :mod:`games.rules`, the search from :mod:`games.rules_search`; nothing
+here knows a rule.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from games import RULESETS, rules
+from games import rules_search as searching
 
 MAX_QUERY = 200
 
@@ -100,8 +102,8 @@ def _search_context(request: HttpRequest) -> dict[str, Any]:
     if ruleset not in RULESETS:
         ruleset = ""
     panel = request.GET.get("panel") == "1"
-    hits = rules.search(q, ruleset or None) if q else []
-    suggestions = rules.suggest(q, ruleset or None) if q and not hits else []
+    hits = searching.search(q, ruleset or None) if q else []
+    suggestions = searching.suggest(q, ruleset or None) if q and not hits else []
     ruleset_name = rules.rules_for(ruleset).name if ruleset else ""
     return {
         "q": q,
@@ -153,7 +155,7 @@ def rules_search(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_index_json(request: HttpRequest) -> HttpResponse:
-    index = rules.search_index()
+    index = searching.search_index()
     etag = f'"{index["version"]}"'
     # Weak comparison: gzip (GZipMiddleware) hands the browser W/"…" to send back.
     sent = parse_etags(request.headers.get("If-None-Match", ""))
@@ -206,7 +208,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     template = get_template("rules/sw.js")
     source = getattr(getattr(template, "template", None), "source", "")
     version = hashlib.sha256(
-        json.dumps([rules.search_index()["version"], urls, source, _static_fingerprint()]).encode()
+        json.dumps(
+            [searching.search_index()["version"], urls, source, _static_fingerprint()]
+        ).encode()
     ).hexdigest()[:16]
     body = template.render(
         {

@@ -31,6 +31,8 @@ class BoardLine:
     #: Dirty Deals: rubbers won, as filled and open marks (``[True, False]``).
     rubbers: list[bool] = field(default_factory=list)
     rubbers_won: int = 0
+    #: The player's (or team's) colour class, as the grid column's.
+    marker: str = ""
 
 
 @dataclass
@@ -144,6 +146,7 @@ def build_scoreboard(
                 rank=row.rank,
                 place=ordinal(row.rank),
                 label=col.label,
+                marker=col.marker,
                 score=str(score),
                 unit=line_unit,
                 need=need,

@@ -3,35 +3,22 @@
 Nothing here scores: every number comes from the state the engine folded (hand points,
 running totals, standings, winners, the next hand's dealer and dirt rank…). This module
 only arranges it for the templates: the grid, the banner of the hand in play, the final
-ranking, the progression chart, and the data the entry panels need.
+ranking and the progression chart (the entry panel is ``web.sheet_panel``).
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.urls import reverse
-
-from games import GameState, HandOutcome, RuleError
+from games import GameState, HandOutcome
 from games.cards import (
-    RANKS,
     SUIT_SYMBOLS,
-    SUITS,
-    UNO_COLOUR_NAMES,
-    UNO_COLOURS,
-    french_deck,
-    parse_french,
-    parse_uno,
-    uno_deck,
 )
 from scorekeeper.models import Game
-from scorekeeper.selectors.games import hand_history
-from scorekeeper.selectors.invites import revision_author
-from scorekeeper.web.forms import Entry, PlayerEntry
+from scorekeeper.web.fast_urls import reverser
 
 RULESET_ENTRY_TEMPLATES = {
     "dirt": "games/_entry_left_in_hand.html",
@@ -107,6 +94,9 @@ class Column:
     title: str
     players: tuple[int, ...]
     team: int | None = None
+    #: The player's colour class (``player-c3``, players.css); a team's: its first
+    #: player's. Set by ``services.player_admin.apply_markers``.
+    marker: str = ""
 
 
 @dataclass
@@ -193,7 +183,7 @@ class Chart:
 
     @property
     def x_label_y(self) -> int:
-        return self.bottom + 16
+        return self.bottom + 20
 
 
 def columns_for(state: GameState, names: Mapping[int, str]) -> list[Column]:
@@ -236,6 +226,7 @@ def build_grid(
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
     hidden = max(0, len(state.hands) - recent) if recent is not None else 0
+    edit_url = reverser("game_hand_edit", 2)
     for index, hand in enumerate(state.hands):
         if index < hidden:
             if state.config.teams and hand.team_points is not None:
@@ -284,9 +275,7 @@ def build_grid(
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
                 divider=divider,
-                edit_url=(
-                    reverse("game_hand_edit", args=[game.pk, hand.number]) if can_change else ""
-                ),
+                edit_url=edit_url(game.pk, hand.number) if can_change else "",
             )
         )
     footer = _footer(game, state, columns)
@@ -469,7 +458,8 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
                 line.append(int(hand.totals.get(col.key, 0)))
         values.append(line)
     width, height = 340, 200
-    left, right, top, bottom = 36, 12, 12, 26
+    # Margins fit axis labels of 16 units: at phone width they show at 14 px or more.
+    left, right, top, bottom = 48, 12, 12, 32
     lo = min(min(v) for v in values)
     hi = max(max(v) for v in values)
     lo = min(lo, 0)
@@ -492,7 +482,7 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
         series.append(
             Series(
                 label=col.label,
-                css=f"series-{index % SERIES_CLASSES}",
+                css=col.marker or f"series-{index % SERIES_CLASSES}",
                 points=pts,
                 values=[line[i] for i in shown],
                 last_x=x(n),
@@ -536,268 +526,6 @@ def _nice_step(span: int) -> int:
         if span / step <= 5:
             return step
     return 10000
-
-
-# -- the entry panel ----------------------------------------------------------------------
-
-
-@dataclass
-class PanelPlayer:
-    id: int
-    name: str
-    dealer: bool
-    entry: PlayerEntry
-    error: str = ""
-    # D$%n You!
-    chips: int = 0
-    ante: int = 0
-    cap: int = 0
-    dealt: int = 0
-    short: bool = False
-    score: int = 0
-
-
-@dataclass
-class Panel:
-    """The form for a hand: the next one, or an earlier one being corrected."""
-
-    mode: str  # "new" or "edit"
-    number: int
-    action: str
-    preview_url: str
-    template: str
-    ruleset: str
-    dealer: str
-    players: list[PanelPlayer]
-    entry: Entry
-    idempotency_key: str
-    errors: list[str] = field(default_factory=list)
-    field_errors: dict[str, str] = field(default_factory=dict)
-    dirt_rank: str = ""
-    pad: dict[str, Any] | None = None
-    pot_start: int = 0
-    reminder: str = ""
-    suits: list[dict[str, Any]] = field(default_factory=list)
-    bowers: dict[str, str] = field(default_factory=dict)
-    scoring: str = ""
-    storage_key: str = ""
-    history: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any]:
-    """Card buttons with the engine's points for each (so the page adds, never scores)."""
-    if ruleset == "dirt":
-        from games.dirt import card_points
-
-        ten = int(state.config.options.get("ten_points", 1))
-        decks = int(state.extras.get("decks") or 3)
-        keys = ["JK", *RANKS]
-        values = []
-        for key in keys:
-            card = parse_french(key if key == "JK" else f"{key}S")
-            values.append(
-                {
-                    "key": key,
-                    "label": key,
-                    "points": card_points(card, dirt_rank, ten_points=ten),
-                    "dirt": key == dirt_rank,
-                    "suited": key != "JK",
-                }
-            )
-        return {
-            "kind": "french",
-            "values": values,
-            "suits": [{"key": s, "label": SUIT_SYMBOLS[s], "red": s in RED_SUITS} for s in SUITS],
-            "deck": dict(french_deck(decks, jokers_per_deck=2)),
-            "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
-            "scoring": "",
-            "dirt": dirt_rank,
-        }
-    from games.dirty_uno import card_points as uno_points
-
-    values = []
-    for key in ["1", "2", "3", "4", "5", "6", "8", "9", "0", "7", "S", "R", "+2", "W", "W+4"]:
-        wild = key.startswith("W")
-        uno_card = parse_uno(key if wild else f"R{key}")
-        label = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}.get(key, key)
-        values.append(
-            {
-                "key": key,
-                "label": label,
-                "points": uno_points(uno_card),
-                "dirt": False,
-                "suited": not wild,
-            }
-        )
-    return {
-        "kind": "uno",
-        "values": values,
-        "suits": [
-            {"key": c, "label": UNO_COLOUR_NAMES[c].capitalize(), "red": False} for c in UNO_COLOURS
-        ],
-        "deck": dict(uno_deck()),
-        "deck_name": "the UNO deck",
-        "scoring": str(state.config.options.get("scoring", "standard")),
-        "dirt": "",
-    }
-
-
-def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """One line saying what a stored hand input reported, in the table's words."""
-
-    def name(pid: Any) -> str:
-        try:
-            return names.get(int(pid), f"player {pid}")
-        except (TypeError, ValueError):
-            return str(pid)
-
-    parts: list[str] = []
-    if hand_input.get("winner") is not None:
-        parts.append(f"{name(hand_input['winner'])} went out")
-    if hand_input.get("suit"):
-        parts[-1:] = [f"{name(hand_input.get('winner'))} claimed {hand_input['suit']}"]
-        surplus = hand_input.get("surplus")
-        if surplus:
-            parts.append("surplus " + " ".join(str(c) for c in surplus))
-        elif hand_input.get("surplus_count"):
-            parts.append(f"{hand_input['surplus_count']} surplus")
-        if hand_input.get("bower_holder") is not None:
-            parts.append(f"bower with {name(hand_input['bower_holder'])}")
-    for row in hand_input.get("results") or []:
-        bits: list[str] = []
-        if row.get("cards") is not None:
-            bits.append(" ".join(str(c) for c in row["cards"]) or "no cards")
-        if row.get("points") is not None:
-            bits.append(f"{row['points']} pts")
-        if row.get("passes"):
-            bits.append(f"{row['passes']} passes")
-        if row.get("cards_left"):
-            bits.append(f"{row['cards_left']} cards left")
-        if bits:
-            parts.append(f"{name(row.get('player'))}: {', '.join(bits)}")
-    return "; ".join(parts)
-
-
-def build_panel(
-    game: Game,
-    state: GameState,
-    names: Mapping[int, str],
-    *,
-    number: int | None = None,
-    entry: Entry | None = None,
-    error: RuleError | None = None,
-    message: str = "",
-    idempotency_key: str | None = None,
-) -> Panel | None:
-    """The entry panel for the next hand (``number`` None) or for correcting a hand."""
-    ruleset = game.ruleset
-    config = state.config
-    editing = number is not None
-    if editing:
-        assert number is not None
-        hand = state.hands[number - 1]
-        previous = state.hands[number - 2].totals if number > 1 else None
-        dealer = hand.dealer
-        facts: Mapping[str, Any] = hand.extras
-        action = reverse("game_hand_edit", args=[game.pk, number])
-        if entry is None:
-            entry = Entry.from_input(hand.input)
-    else:
-        if state.next_hand is None:
-            return None
-        facts = state.next_hand
-        number = int(facts["number"])
-        dealer = int(facts["dealer"])
-        previous = state.hands[-1].totals if state.hands else None
-        action = reverse("game_hand_new", args=[game.pk])
-        entry = entry or Entry()
-    players = [
-        PanelPlayer(
-            id=p,
-            name=names[p],
-            dealer=p == dealer,
-            entry=entry.for_player(p),
-            score=int(state.scores.get(p, 0)),
-        )
-        for p in config.players
-    ]
-    panel = Panel(
-        mode="edit" if editing else "new",
-        number=number,
-        action=action,
-        preview_url=reverse("game_hand_preview", args=[game.pk]),
-        template=RULESET_ENTRY_TEMPLATES[ruleset],
-        ruleset=ruleset,
-        dealer=names.get(dealer, "?"),
-        players=players,
-        entry=entry,
-        idempotency_key=idempotency_key or uuid.uuid4().hex,
-    )
-    if editing:
-        panel.history = [
-            {
-                "revision": rev.revision,
-                "action": rev.get_action_display(),
-                "user": revision_author(rev),
-                "at": rev.created_at,
-                "summary": describe_input(rev.input, names),
-            }
-            for rev in hand_history(game, number)
-        ]
-    if ruleset == "dirt":
-        panel.dirt_rank = str(facts.get("dirt_rank", ""))
-    if ruleset in ("dirt", "dirty-uno"):
-        panel.pad = _pad_config(ruleset, state, panel.dirt_rank)
-        panel.scoring = str(panel.pad["scoring"])
-        panel.reminder = (
-            str(state.next_hand.get("reminder", ""))
-            if (ruleset == "dirty-uno" and state.next_hand)
-            else ""
-        )
-    if ruleset == "damn-you":
-        start = int(state.extras.get("starting_chips", 20))
-        if editing:
-            antes = {int(a["player"]): int(a["paid"]) for a in facts.get("ante") or []}
-        else:
-            antes = {int(a["player"]): int(a["amount"]) for a in facts.get("ante") or []}
-        dealt = {int(d["player"]): int(d["cards"]) for d in facts.get("deal") or []}
-        short = {int(p) for p in facts.get("short") or []}
-        for row in players:
-            row.chips = int(previous[row.id]) if previous else start
-            row.ante = antes.get(row.id, 0)
-            row.cap = row.chips - row.ante
-            row.dealt = dealt.get(row.id, 0)
-            row.short = row.id in short
-        panel.pot_start = sum(antes.values())
-        if not editing:
-            panel.storage_key = f"sk:passes:{game.pk}:{number}"
-    if ruleset == "dirty-deals":
-        from games.dirty_deals import BOWER, RANKS_IN_PLAY
-
-        panel.bowers = dict(BOWER)
-        panel.suits = [
-            {
-                "key": s,
-                "symbol": SUIT_SYMBOLS[s],
-                "red": s in RED_SUITS,
-                "name": {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}[s],
-                "bower": BOWER[s],
-                "cards": [{"code": f"{r}{s}", "rank": r} for r in RANKS_IN_PLAY],
-            }
-            for s in SUITS
-        ]
-    if error is not None:
-        text = humanize_error(error.message, names)
-        panel.errors.append(text)
-        panel.field_errors[error.field] = text
-        who = error_player(error.message, config.players)
-        if who is not None:
-            for row in players:
-                if row.id == who:
-                    row.error = text
-    if message:
-        panel.errors.append(message)
-    return panel
 
 
 def settlement(game: Game, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:

@@ -1,14 +1,35 @@
 """The pages. Each area keeps its own ``urlpatterns``."""
 
-from scorekeeper.web import accounts, backup, games, home, join, leagues, rules, share
+from scorekeeper.web import (
+    accounts,
+    backup,
+    game_list,
+    games,
+    home,
+    join,
+    league_player,
+    leagues,
+    new_game,
+    players,
+    results,
+    rules,
+    share,
+    theme,
+)
 
 urlpatterns = [
     *home.urlpatterns,
     *accounts.urlpatterns,
     *rules.urlpatterns,
+    *game_list.urlpatterns,
+    *new_game.urlpatterns,
     *games.urlpatterns,
     *share.urlpatterns,
+    *results.urlpatterns,
     *join.urlpatterns,
     *backup.urlpatterns,
+    *players.urlpatterns,
     *leagues.urlpatterns,
+    *league_player.urlpatterns,
+    *theme.urlpatterns,
 ]

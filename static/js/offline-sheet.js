@@ -238,7 +238,12 @@
       box.appendChild(head);
       box.appendChild(el("p", "outbox-held-entry", item.summary));
       var actions = el("div", "button-row outbox-held-actions");
-      if (panel) {
+      if (item.confirm) {
+        // An unlikely hand: the server asks before saving it (see confirm.js).
+        (item.question || []).forEach(function (line) { box.insertBefore(el("p", "entry-confirm-line", line), box.lastChild); });
+        actions.appendChild(button("Save anyway", "outbox-confirm", function () { confirmHeld(item); }));
+        if (panel) actions.appendChild(button("Fix it", "secondary outbox-reenter", function () { reenter(item); }));
+      } else if (panel) {
         actions.appendChild(button("Enter it as hand " + panel.dataset.number, "outbox-reenter", function () { reenter(item); }));
       }
       actions.appendChild(button("Discard it", "secondary outbox-discard", function () { discard(item); }));
@@ -269,6 +274,21 @@
     say("Hand " + item.number + "'s entry is in the form as hand " + number + ": check it, then save.");
     var fresh = document.getElementById("entry");
     if (fresh) fresh.scrollIntoView({ block: "start" });
+  }
+
+  /* "Save anyway" for a held unlikely hand: it goes again, carrying the confirmation. */
+  function confirmHeld(item) {
+    var body = new URLSearchParams(item.body);
+    body.set("confirm", item.confirm);
+    item.body = body.toString();
+    item.fields = item.fields.filter(function (p) { return p[0] !== "confirm"; }).concat([["confirm", item.confirm]]);
+    item.state = "waiting";
+    item.reason = "";
+    delete item.confirm;
+    delete item.question;
+    items = items.filter(function (i) { return i.key !== item.key; }).concat([item]);
+    store.put(item).catch(function () { /* kept on screen for now */ }).then(function () { flush(); });
+    render();
   }
 
   function discard(item) {
@@ -414,6 +434,17 @@
     return text || "The server refused it (" + status + ").";
   }
 
+  /* The question an unlikely hand came back with: { lines, token }, or null. */
+  function questionFrom(html) {
+    var doc = new DOMParser().parseFromString(html || "", "text/html");
+    var box = doc.querySelector(".entry-confirm[data-confirm]");
+    if (!box) return null;
+    var lines = Array.prototype.map.call(box.querySelectorAll(".entry-confirm-line"), function (p) {
+      return p.textContent.trim();
+    });
+    return { lines: lines.concat(["Save anyway?"]), token: box.dataset.confirm };
+  }
+
   function swapSheet(html) {
     var sheet = document.getElementById("sheet");
     if (!sheet || !window.htmx) return;
@@ -462,6 +493,12 @@
         }
         item.state = "held";
         item.reason = reasonFrom(status, html);
+        var asked = status === 422 ? questionFrom(html) : null;
+        if (asked) {
+          item.reason = "It waits for a yes:";
+          item.question = asked.lines;
+          item.confirm = asked.token;
+        }
         items.push(item);
         return store.put(item).then(function () {
           if (direct) { setSaving(form, false); if (status === 409) swapSheet(html); render(); }

@@ -1,4 +1,4 @@
-/* Rules search in the browser: the same algorithm as games/rules.py (search, suggest,
+/* Rules search in the browser: the same algorithm as games/rules_search.py (search, suggest,
  * snippet), run over /rules/index.json so that search also works offline.
  *
  * Used twice:
@@ -6,7 +6,7 @@
  *    gone: RulesSearch.createEngine(index) and RulesSearch.renderResults(...);
  *  - on the rules pages, where it makes "did you mean" links fill the search box, and
  *    shows the offline banner.
- * Keep it in step with games/rules.py: tests/browser/test_rules_offline.py compares them.
+ * Keep it in step with games/rules_search.py: tests/browser/test_rules_offline.py compares them.
  */
 (function (root) {
   "use strict";

@@ -153,11 +153,12 @@
           if (config.kind === "french" && (card.suit === "H" || card.suit === "D")) chip.classList.add("red");
           if (value.dirt) chip.classList.add("dirt");
           var named = card.code + (card.suit || !value.suited ? "" : config.kind === "french" ? ", any suit" : ", any colour");
-          chip.setAttribute("aria-label", "Take back " + named + " (" + value.points + " points)");
+          // The name starts with what the chip shows (WCAG 2.5.3, label in name).
+          chip.setAttribute("aria-label", chip.textContent + " — take back " + named + " (" + value.points + " points)");
         } else {
           chip.classList.add("bad");
           chip.appendChild(el("span", "chip-rank", t + "?"));
-          chip.setAttribute("aria-label", "Take back " + t + ", not a card");
+          chip.setAttribute("aria-label", chip.textContent + " — take back " + t + ", not a card");
         }
         chips.appendChild(chip);
       });
@@ -287,8 +288,10 @@
         b.type = "button";
         b.dataset.key = v.key;
         b.appendChild(el("span", "key-label", v.label));
+        b.appendChild(document.createTextNode(" "));
         b.appendChild(el("span", "key-points", String(v.points)));
-        b.setAttribute("aria-label", "Add " + (v.key === "JK" ? "a joker" : v.label) + ", " + v.points + " points" + (v.dirt ? " (dirt rank)" : ""));
+        // Its name is what it shows ("A 15"), then what it does (WCAG 2.5.3, label in name).
+        b.appendChild(el("span", "visually-hidden", " — add " + (v.key === "JK" ? "a joker" : v.label) + ", " + v.points + " points" + (v.dirt ? " (dirt rank)" : "")));
         keys.appendChild(b);
       });
 

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from scorekeeper.models import Hand, HandRevision, Invite, Player
 from scorekeeper.services.games import game_create
 from tests.browser.sheet_ui import no_sideways_scroll, save, shoot, tap, watch, went_out
+from tests.browser.waits import wait_until
 
 SCREENSHOTS = os.environ.get("SCOREKEEPER_SCREENSHOTS")
 
@@ -71,7 +72,7 @@ def shared_link(owner: Any, role: str) -> str:
     expect(owner.locator("#shown-heading")).to_have_text(f"{role.capitalize()} link")
     qr = owner.locator("img.share-qr")
     expect(qr).to_be_visible()
-    owner.wait_for_function("document.querySelector('img.share-qr').naturalWidth > 100")
+    wait_until(owner, "document.querySelector('img.share-qr').naturalWidth > 100")
     return str(owner.locator("#share-url").input_value())
 
 

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from games import rules
+from games import rules_search
+from tests.browser.waits import wait_until
 
 pytestmark = pytest.mark.browser
 
-#: Queries the in-browser search must answer exactly like games/rules.py.
+#: Queries the in-browser search must answer exactly like games/rules_search.py.
 SAME_AS_SERVER = [
     ("draw five", None),
     ("ante", None),
@@ -40,7 +41,8 @@ def _console_errors(page: Any) -> list[str]:
 
 
 def _wait_for_service_worker(page: Any) -> None:
-    page.wait_for_function(
+    wait_until(
+        page,
         "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
         timeout=20_000,
     )
@@ -83,10 +85,10 @@ def test_browser_search_matches_the_server(page: Any, site_url: str) -> None:
         [list(pair) for pair in SAME_AS_SERVER],
     )
     for (q, ruleset), browser in zip(SAME_AS_SERVER, found, strict=True):
-        hits = rules.search(q, ruleset)
+        hits = rules_search.search(q, ruleset)
         assert browser["hits"] == [[h.ruleset, h.section, h.snippet] for h in hits], q
         if not hits:
-            expected = [[s.q, s.ruleset, s.reason] for s in rules.suggest(q, ruleset)]
+            expected = [[s.q, s.ruleset, s.reason] for s in rules_search.suggest(q, ruleset)]
             assert browser["suggestions"] == expected, q
 
 
@@ -180,7 +182,7 @@ def test_rules_overlay_keeps_an_entry_in_progress(page: Any, live_server: Any) -
         page.click("[data-rules-open]")
         assert dialog.is_visible()
         page.go_back()
-        page.wait_for_function("!document.querySelector('#rules-dialog-dirt').open")
+        wait_until(page, "!document.querySelector('#rules-dialog-dirt').open")
         assert page.url == f"{live_server.url}/test-sheet/"
         assert page.input_value("#points") == "42"
 

@@ -18,6 +18,7 @@ from scorekeeper.models import Game, Hand, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the same browser set-up)
 from tests.browser.sheet_ui import open_pad, pad_shows, shoot, tap, watch, went_out
+from tests.browser.waits import wait_until
 
 SMALL_PHONE = {"width": 360, "height": 740}
 
@@ -68,14 +69,14 @@ def open_kept(page: Any, url: str) -> None:
     controlled = "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null"
     try:
         # Installing stores every rules page: slow on a busy machine.
-        page.wait_for_function(controlled, timeout=45_000)
+        wait_until(page, controlled, timeout=45_000)
     except PlaywrightTimeoutError:
         # As a person would: open the page again, which the installed worker then serves.
         page.reload()
-        page.wait_for_function(controlled, timeout=60_000)
-    page.wait_for_function(KEPT, timeout=30_000, polling=200)
+        wait_until(page, controlled, timeout=60_000)
+    wait_until(page, KEPT, timeout=30_000, polling=200)
     page.wait_for_timeout(600)  # the page's own "keep me" message, answered
-    page.wait_for_function(KEPT, timeout=30_000, polling=200)
+    wait_until(page, KEPT, timeout=30_000, polling=200)
 
 
 def winners(game: Game) -> list[int | None]:
@@ -370,7 +371,8 @@ def test_signing_out_forgets_the_sheets_kept_on_the_phone(phone: Any, live_serve
     open_kept(page, f"{live_server.url}/games/{game.pk}/")
     page.click("button:has-text('Sign out')")
     page.wait_for_load_state()
-    page.wait_for_function(
+    wait_until(
+        page,
         f"""async () => {{
             for (const name of await caches.keys()) {{
                 const cache = await caches.open(name);

@@ -18,6 +18,7 @@ from tests.browser.sheet_ui import (
     start_game,
     watch,
 )
+from tests.browser.waits import wait_until
 
 
 def won(page: Any, name: str, number: int) -> None:
@@ -33,7 +34,7 @@ def test_a_game_to_three_hand_wins(signed_in_page: Any, live_server: Any) -> Non
     no_sideways_scroll(page)
     expect(page.locator("#sheet-banner")).to_contain_text("first to 3 wins")
     # The screen stays on while the sheet is open (Chromium has the Wake Lock API).
-    page.wait_for_function("document.documentElement.dataset.wakeLock === 'on'")
+    wait_until(page, "document.documentElement.dataset.wakeLock === 'on'")
 
     won(page, "Cy", 1)
     won(page, "Di", 2)

@@ -65,7 +65,7 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", WSGIHandl
 #: The fuzzing user's own ids, by parameter name (filled by the ``token`` fixture).
 OWN: dict[str, list[Any]] = {}
 #: Body and query keys that hold a player id.
-PLAYER_KEYS = {"winner", "player", "bower_holder", "first_dealer", "a", "b"}
+PLAYER_KEYS = {"winner", "player", "bower_holder", "first_dealer", "a", "b", "into"}
 
 
 @pytest.fixture(autouse=True)

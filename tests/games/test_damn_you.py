@@ -295,7 +295,7 @@ def with_result(player: int, **changes: object) -> dict[str, Any]:
         ({"results": EXAMPLE["results"]}, "winner", "who went out"),
         ({"winner": 9, "results": EXAMPLE["results"]}, "winner", "not in this game"),
         ({"winner": B}, "results", "one entry per player"),
-        ({"winner": B, "results": EXAMPLE["results"][:2]}, "results", "missing for player 3, 4"),
+        ({"winner": B, "results": EXAMPLE["results"][:2]}, "results", "player 3: nothing entered"),
         (
             {"winner": B, "results": [*EXAMPLE["results"], result(A, 0, 1)]},
             "results",

@@ -177,7 +177,7 @@ def test_dealer_rotates_clockwise_from_the_first_dealer() -> None:
     [
         ({"results": []}, "winner", "who went out"),
         ({"winner": 9, "results": []}, "winner", "not in this game"),
-        (hand(P1, p2=3, p3=4), "results", "missing for player 4"),
+        (hand(P1, p2=3, p3=4), "results", "nothing entered"),
         (
             {
                 "winner": P1,

@@ -293,7 +293,7 @@ def test_surplus_cards_are_normalised() -> None:
         (
             {"winner": A, "suit": "H", "surplus": ["9C"], "surplus_count": 2},
             "surplus_count",
-            "1 surplus cards are listed",
+            "but 1 is listed",
         ),
         (
             {"winner": A, "suit": "H", "surplus": ["9C"], "bower_in_surplus": True},

@@ -270,7 +270,7 @@ def test_nine_reverses_without_colours_are_rejected() -> None:
 @pytest.mark.parametrize(
     ("raw", "field", "words"),
     [
-        (hand(A, p2=["R5"]), "results", "missing for player 3"),
+        (hand(A, p2=["R5"]), "results", "player 3: nothing entered"),
         (hand(A, p2=["X9"], p3=[]), "results", "'X9'"),
         (hand(A, p2=["R0"], p3=["R0"]), "results", "R0"),
         (hand(A, p2=["W", "W", "W"], p3=["W", "W"]), "results", "W is entered 5 times"),

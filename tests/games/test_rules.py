@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import games.dirt
-from games import get_ruleset, rules
+from games import get_ruleset, rules, rules_hints, rules_search, rules_words
 from games.registry import RULESETS
 
 # The original rule documents sit in ../shared beside the checkout (CI clones there).
@@ -265,7 +265,7 @@ def test_no_twelve_word_run_is_copied_from_the_seeds() -> None:
 def test_player_words_find_the_right_section_first(
     query: str, ruleset: str | None, expected: tuple[str, str]
 ) -> None:
-    hits = rules.search(query, ruleset)
+    hits = rules_search.search(query, ruleset)
     assert hits, query
     assert (hits[0].ruleset, hits[0].section) == expected, [
         (h.ruleset, h.section) for h in hits[:3]
@@ -286,66 +286,66 @@ def test_player_words_find_the_right_section_first(
     ],
 )
 def test_word_forms_share_a_stem(word: str, forms: list[str]) -> None:
-    assert {rules.stem(f) for f in forms} == {rules.stem(word)}
+    assert {rules_words.stem(f) for f in forms} == {rules_words.stem(word)}
 
 
 def test_number_words_and_symbols_match_digits() -> None:
-    assert rules.terms("draw five") == rules.terms("draw 5") == ["draw", "5"]
-    assert rules.terms("7♦") == rules.terms("seven of diamonds")
-    assert rules.terms("J♦") == rules.terms("jack of diamonds")
-    assert rules.terms("Y+2") == rules.terms("Y draw two")[-2:] == ["draw", "2"]
-    assert rules.terms("D$%n You!") == ["damn"]
+    assert rules_words.terms("draw five") == rules_words.terms("draw 5") == ["draw", "5"]
+    assert rules_words.terms("7♦") == rules_words.terms("seven of diamonds")
+    assert rules_words.terms("J♦") == rules_words.terms("jack of diamonds")
+    assert rules_words.terms("Y+2") == rules_words.terms("Y draw two")[-2:] == ["draw", "2"]
+    assert rules_words.terms("D$%n You!") == ["damn"]
 
 
 def test_ruleset_filter_keeps_to_one_game() -> None:
-    hits = rules.search("joker", "damn-you")
+    hits = rules_search.search("joker", "damn-you")
     assert hits
     assert {h.ruleset for h in hits} == {"damn-you"}
     with pytest.raises(games.RuleError):
-        rules.search("joker", "poker")
+        rules_search.search("joker", "poker")
 
 
 def test_naming_a_game_favours_it() -> None:
-    hit = rules.search("dirty deals scoring")[0]
+    hit = rules_search.search("dirty deals scoring")[0]
     assert (hit.ruleset, hit.section) == ("dirty-deals", "scoring")
 
 
 def test_snippet_highlights_the_match_and_escapes_the_rest() -> None:
-    hit = rules.search("draw five")[0]
+    hit = rules_search.search("draw five")[0]
     assert re.search(r"<mark>draws?</mark> <mark>5</mark>", hit.snippet)
-    assert "<mark>" in rules.search("antes")[0].snippet
-    marked = rules.snippet("Ace <b> & 7♦ wins", ["7"])
+    assert "<mark>" in rules_search.search("antes")[0].snippet
+    marked = rules_search.snippet("Ace <b> & 7♦ wins", ["7"])
     assert marked == "Ace &lt;b&gt; &amp; <mark>7</mark>♦ wins"
 
 
 def test_hits_carry_the_contract_fields_and_a_link() -> None:
-    hit = rules.search("bower")[0].as_dict()
+    hit = rules_search.search("bower")[0].as_dict()
     assert {"ruleset", "section", "title", "snippet"} <= hit.keys()
     assert hit["url"] == "/rules/dirty-deals/#special-cards"
     assert hit["title"] == "Special cards"
 
 
 def test_empty_results_come_with_suggestions() -> None:
-    assert rules.search("xyzzy") == []
-    assert rules.search("the") == []
-    assert rules.search("   ") == []
-    fixed = rules.suggest("jokr")
+    assert rules_search.search("xyzzy") == []
+    assert rules_search.search("the") == []
+    assert rules_search.search("   ") == []
+    fixed = rules_search.suggest("jokr")
     assert fixed[0].as_dict() == {"q": "joker", "ruleset": None, "reason": "spelling"}
-    elsewhere = rules.suggest("bower", "dirt")
-    assert rules.search("bower", "dirt") == []
+    elsewhere = rules_search.suggest("bower", "dirt")
+    assert rules_search.search("bower", "dirt") == []
     assert ("bower", None, "all-games") in [(s.q, s.ruleset, s.reason) for s in elsewhere]
-    topics = [s for s in rules.suggest("xyzzy") if s.reason == "topic"]
+    topics = [s for s in rules_search.suggest("xyzzy") if s.reason == "topic"]
     assert topics
-    assert all(rules.search(s.q) for s in topics)
+    assert all(rules_search.search(s.q) for s in topics)
 
 
 def test_search_index_holds_every_section() -> None:
-    index = rules.search_index()
+    index = rules_search.search_index()
     assert len(index["docs"]) == sum(len(rules.rules_for(s).sections) for s in RULESETS)
     assert {d["ruleset"] for d in index["docs"]} == set(RULESETS)
     first = index["docs"][0]
     assert first.keys() >= {"ruleset", "section", "title", "keywords", "text", "url"}
-    assert index["version"] == rules.search_index()["version"]
+    assert index["version"] == rules_search.search_index()["version"]
     assert index["synonyms"]
     assert index["stopwords"]
 
@@ -359,11 +359,11 @@ def test_dirt_hint_says_what_this_hands_dirt_does() -> None:
     state = dirt.play(
         config, [{"winner": 1, "results": [{"player": p, "points": 0} for p in (2, 3, 4)]}]
     )
-    hint = rules.context_hint("dirt", state.next_hand)
+    hint = rules_hints.context_hint("dirt", state.next_hand)
     assert hint.startswith("Hand 2 of 6: 4s are dirt.")
     assert "draw 4" in hint
     assert "25" in hint
-    seven = rules.context_hint("dirt", {"number": 6, "hands_left": 1, "dirt_rank": "7"})
+    seven = rules_hints.context_hint("dirt", {"number": 6, "hands_left": 1, "dirt_rank": "7"})
     assert "skips the next player" in seven
 
 
@@ -372,22 +372,22 @@ def test_damn_you_hint_names_the_short_players() -> None:
     config = damn.configure(players=[1, 2, 3, 4])
     state = damn.play(config, [])
     names = {1: "Ana", 2: "Bo", 3: "Cy", 4: "Di"}
-    hint = rules.context_hint("damn-you", state.next_hand, names)
+    hint = rules_hints.context_hint("damn-you", state.next_hand, names)
     assert hint == (
         "Ana deals. Whoever holds the 7♦ opens. Ana and Di ante an extra chip (one card short)."
     )
     even = damn.play(damn.configure(players=[1, 2, 3]), []).next_hand
-    assert "no extra ante" in rules.context_hint("damn-you", even, names)
+    assert "no extra ante" in rules_hints.context_hint("damn-you", even, names)
 
 
 def test_uno_and_deals_hints() -> None:
-    assert "+2" in rules.context_hint("dirty-uno", {"number": 1, "dealer": 1})
+    assert "+2" in rules_hints.context_hint("dirty-uno", {"number": 1, "dealer": 1})
     deals = get_ruleset("dirty-deals")
     state = deals.play(deals.configure(players=[1, 2, 3, 4]), [])
-    assert rules.context_hint("dirty-deals", state.next_hand) == (
+    assert rules_hints.context_hint("dirty-deals", state.next_hand) == (
         "Bowers: ♥ J♦ · ♦ J♥ · ♣ J♠ · ♠ J♣."
     )
 
 
 def test_no_hint_once_the_game_is_over() -> None:
-    assert rules.context_hint("dirt", None) == ""
+    assert rules_hints.context_hint("dirt", None) == ""

@@ -15,7 +15,13 @@ def test_add_a_player(api: APIClient, user: User) -> None:
     response = api.post("/api/v1/players/", {"name": "  Ana   Lima "}, format="json")
     assert response.status_code == 201
     player = Player.objects.get()
-    assert response.json() == {"id": player.pk, "name": "Ana Lima"}
+    assert response.json() == {
+        "id": player.pk,
+        "name": "Ana Lima",
+        "colour": (player.pk - 1) % 10 + 1,
+        "colour_chosen": False,
+        "hidden": False,
+    }
     assert player.created_by == user
 
 
@@ -71,5 +77,5 @@ def test_player_detail(api: APIClient, user: User) -> None:
     (zoe,) = make_players("Zoe", created_by=user)
     response = api.get(f"/api/v1/players/{zoe.pk}/")
     assert response.status_code == 200
-    assert response.json() == {"id": zoe.pk, "name": "Zoe"}
+    assert {k: response.json()[k] for k in ("id", "name")} == {"id": zoe.pk, "name": "Zoe"}
     assert api.get(f"/api/v1/players/{zoe.pk + 100}/").status_code == 404

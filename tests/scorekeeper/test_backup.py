@@ -24,6 +24,7 @@ from games import RuleError
 from scorekeeper.api import backup as api_backup
 from scorekeeper.models import (
     Game,
+    Guest,
     Hand,
     HandRevision,
     IdempotencyRecord,
@@ -53,6 +54,7 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
+from scorekeeper.services.invites import invite_create
 from scorekeeper.simulate import next_hand
 
 pytestmark = pytest.mark.django_db
@@ -289,6 +291,52 @@ def test_import_into_an_empty_install_reproduces_the_league(league: League) -> N
     assert Player.objects.get(user=bo).name == "Bo"
 
 
+def test_colours_and_hidden_players_survive_the_round_trip(league: League) -> None:
+    ana, bo = (Player.objects.get(name=name, memberships__league=league) for name in ("Ana", "Bo"))
+    Player.objects.filter(pk=ana.pk).update(colour=7)
+    Player.objects.filter(pk=bo.pk).update(hidden=True)
+    before = league_export_json(league)
+    by_name = {p["name"]: p for p in before["players"]}
+    assert (by_name["Ana"]["colour"], by_name["Ana"]["hidden"]) == (7, False)
+    assert (by_name["Bo"]["colour"], by_name["Bo"]["hidden"]) == (None, True)
+    empty_the_install()
+    owner = User.objects.create_user("ana")
+    imported = league_import_json(before, owner=owner, trusted=True, create_users=True)
+    players = {p.name: p for p in Player.objects.filter(memberships__league=imported)}
+    assert (players["Ana"].colour, players["Ana"].hidden) == (7, False)
+    assert (players["Bo"].colour, players["Bo"].hidden) == (None, True)
+    # An export from before colours and hiding imports as it did.
+    for entry in before["players"]:
+        del entry["colour"], entry["hidden"]
+    empty_the_install()
+    owner = User.objects.create_user("ana")
+    imported = league_import_json(before, owner=owner, trusted=True, create_users=True)
+    assert not Player.objects.filter(memberships__league=imported, hidden=True).exists()
+    assert not Player.objects.filter(memberships__league=imported, colour__isnull=False).exists()
+
+
+def test_guests_in_the_history_survive_the_round_trip(league: League) -> None:
+    game = Game.objects.filter(league=league).order_by("created_at", "id").first()
+    assert game is not None
+    link = invite_create(game=game, user=league.owner, role="score")
+    maya = Guest.objects.create(invite=link, name="Maya")
+    first, second = HandRevision.objects.filter(game=game).order_by("created_at", "id")[:2]
+    HandRevision.objects.filter(pk__in=[first.pk, second.pk]).update(guest=maya, user=None)
+    before = league_export_json(league)
+    revisions = before["games"][0]["revisions"]
+    assert [r["guest"] for r in revisions[:3]] == ["Maya", "Maya", None]
+    empty_the_install()
+    owner = User.objects.create_user("ana")
+    imported = league_import_json(before, owner=owner, trusted=True, create_users=True)
+    again = league_export_json(imported)
+    assert [r["guest"] for r in again["games"][0]["revisions"]] == [r["guest"] for r in revisions]
+    # One guest, on a link made for the import that lets nobody in.
+    guest = Guest.objects.get(invite__game__league=imported)
+    assert guest.name == "Maya"
+    assert guest.invite.revoked_at is not None
+    assert HandRevision.objects.filter(guest=guest).count() == 2
+
+
 def test_import_command_round_trip(league: League, tmp_path: Any) -> None:
     path_ = tmp_path / "league.json"
     call_command("export_league", str(league.pk), "-o", str(path_), stderr=io.StringIO())
@@ -449,6 +497,16 @@ BAD_FILES: list[tuple[str, Mutation, str, str]] = [
     ("no players list", _set("players", {}), "players", "players: must be a list"),
     ("a nameless player", _set("players.0.name", " "), "players", "players[0].name"),
     ("a player twice", _duplicate_player, "players", "player id"),
+    ("a colour off the palette", _set("players.0.colour", 11), "players", "players[0].colour"),
+    ("a colour by name", _set("players.0.colour", "red"), "players", "players[0].colour"),
+    ("hidden as a word", _set("players.0.hidden", "yes"), "players", "players[0].hidden"),
+    (
+        "a guest named by a control character",
+        _set("games.0.revisions.0.guest", "\x07"),
+        "games",
+        "games[0].revisions[0].guest",
+    ),
+    ("a guest's long name", _set("games.0.revisions.0.guest", "M" * 41), "games", "guest"),
     ("a bad date", _set("games.0.created_at", "last Thursday"), "games", "ISO 8601"),
     ("an unknown game", _set("games.0.ruleset", "poker"), "games", "'poker' is not a game"),
     ("an unknown seat", _set("games.0.seats.0.player", 9999), "games", "player 9999 is not"),

@@ -406,7 +406,7 @@ def test_partner_dirt_sheet_is_by_team(ana_client: Client, user: User, four: lis
         ({"winner": "A", "cards_B": "JK ZZ"}, "Bo: 'ZZ' is not a card"),
         (
             {"winner": "A", "cards_B": "JK", "points_B": "3"},
-            "Bo: give either cards or points, not both",
+            "Bo: give either the cards or the points, not both",
         ),
         (
             {"winner": "A", "cards_B": "AS AS AS AS", "cards_C": "2S", "cards_D": "3S"},
@@ -414,7 +414,7 @@ def test_partner_dirt_sheet_is_by_team(ana_client: Client, user: User, four: lis
         ),
         (
             {"winner": "A", "cards_B": "JK", "cards_C": "JK"},
-            "Di: give the cards left in hand or the points",
+            "Di: nothing entered: give the cards left in hand or the points",
         ),
         (
             {"winner": "A", "cards_A": "KD", "cards_B": "JK", "cards_C": "2S", "cards_D": "3S"},
@@ -422,7 +422,7 @@ def test_partner_dirt_sheet_is_by_team(ana_client: Client, user: User, four: lis
         ),
         (
             {"winner": "A", "points_B": "-4", "cards_C": "2S", "cards_D": "3S"},
-            "Bo: points cannot be negative",
+            "Bo: the points cannot be negative",
         ),
     ],
 )
@@ -713,7 +713,7 @@ def test_a_bad_correction_changes_nothing(
         },
     )
     assert response.status_code == 422
-    assert "Ana: points must be a whole number (got 'lots')" in text(response)
+    assert "Ana: the points must be a whole number (got 'lots')" in text(response)
     assert Hand.objects.get(game=game, number=1).input["results"][0]["points"] == 5
 
 

@@ -14,8 +14,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import League, Membership, Player
-from scorekeeper.selectors.leagues import RatingSeries
-from scorekeeper.web.leagues import CHART_POINTS, rating_chart
+from scorekeeper.selectors.league_player import RatingSeries
+from scorekeeper.web.league_player import CHART_POINTS, rating_chart
 from tests.scorekeeper.league_factories import (
     SYN,
     dirt_hand,
@@ -303,14 +303,15 @@ def _queries(client: Client, url: str, **headers: str) -> int:
     [
         # Each page: the session and the account (2), then what it reads.
         ("/leagues/", 4),
-        ("/leagues/{league}/", 9),
-        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 9),
-        ("/leagues/{league}/?game=dirt&player={a}", 9),
+        ("/leagues/{league}/", 10),
+        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 10),
+        ("/leagues/{league}/?game=dirt&player={a}", 10),
         # The league, its members, the record, the games together and their seats.
         ("/leagues/{league}/head-to-head/?a={a}&b={b}", 7),
         # The player, their leagues, their standings, their rating (the series and the
-        # latest games), a page of their games and its seats; and the league asked for.
-        ("/players/{a}/", 9),
+        # latest games), a page of their games and its seats, their merges; the league
+        # asked for is among the leagues read already.
+        ("/players/{a}/", 10),
         ("/players/{a}/?league={league}&scope=dirt", 10),
     ],
 )
@@ -327,7 +328,7 @@ def test_pages_take_the_same_number_of_queries_however_big_the_league(
 
 # Session and account, the league, then: the tabs and the rows; or the members, a page
 # of games and their seats.
-@pytest.mark.parametrize(("target", "queries"), [("standings", 5), ("history", 6)])
+@pytest.mark.parametrize(("target", "queries"), [("standings", 5), ("history", 7)])
 def test_htmx_partials_take_few_queries(
     client_in: Client, user: User, league: League, make_players, target: str, queries: int,
     django_assert_num_queries,

@@ -2,10 +2,11 @@
 
 * :mod:`.export` writes the exports (a download is the whole file or an error);
 * :mod:`.schema` declares what a backup file may hold (types, ranges, sizes, depths);
-* :mod:`.importing` checks what a file means and creates a new league from it, in one
-  transaction.
+* :mod:`.checking` checks what a file means (references, every hand through the engine);
+* :mod:`.importing` creates a new league from a checked file, in one transaction.
 """
 
+from scorekeeper.services.backup.checking import league_import_check, remap_player_ids
 from scorekeeper.services.backup.export import (
     CONTENT_TYPES,
     CSV_COLUMNS,
@@ -25,9 +26,7 @@ from scorekeeper.services.backup.export import (
 from scorekeeper.services.backup.importing import (
     ImportResult,
     league_import,
-    league_import_check,
     league_import_json,
-    remap_player_ids,
 )
 from scorekeeper.services.backup.schema import (
     FORMAT,

@@ -96,7 +96,9 @@ def _export_head(league: League) -> dict[str, Any]:
     """Everything but the games: the league, its players, members and the usernames
     the export mentions."""
     players = list(
-        league_players(league).order_by("id").values("id", "name", "user__username", "created_at")
+        league_players(league)
+        .order_by("id")
+        .values("id", "name", "user__username", "created_at", "colour", "hidden")
     )
     members = list(
         Membership.objects.filter(league=league).order_by("id").values("player_id", "joined_at")
@@ -132,6 +134,8 @@ def _export_head(league: League) -> dict[str, Any]:
                 "name": p["name"],
                 "user": p["user__username"],
                 "created_at": _when(p["created_at"]),
+                "colour": p["colour"],
+                "hidden": p["hidden"],
             }
             for p in players
         ],
@@ -185,7 +189,14 @@ def _export_games(league: League) -> Iterator[dict[str, Any]]:
             HandRevision.objects.filter(game_id__in=chunk)
             .order_by("game_id", "created_at", "id")
             .values(
-                "game_id", "number", "revision", "action", "input", "user__username", "created_at"
+                "game_id",
+                "number",
+                "revision",
+                "action",
+                "input",
+                "user__username",
+                "guest__name",
+                "created_at",
             )
         ):
             revisions_of[rev["game_id"]].append(
@@ -195,6 +206,7 @@ def _export_games(league: League) -> Iterator[dict[str, Any]]:
                     "action": rev["action"],
                     "input": rev["input"],
                     "user": rev["user__username"],
+                    "guest": rev["guest__name"],
                     "created_at": _when(rev["created_at"]),
                 }
             )

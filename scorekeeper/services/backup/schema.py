@@ -24,8 +24,9 @@ import fastjsonschema
 from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
-from scorekeeper.models import HandAction
-from scorekeeper.validation import MAX_HANDS
+from scorekeeper.models import PLAYER_COLOURS, HandAction
+from scorekeeper.services.invites import GUEST_NAME_MAX
+from scorekeeper.validation import MAX_HANDS, clean_name
 
 #: What the ``format`` field of an export says, and the version of its layout.
 FORMAT = "scorekeeper.league"
@@ -48,8 +49,6 @@ MAX_REVISION = 1_000_000
 EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
 LATEST = datetime(9999, 12, 31, tzinfo=UTC) - timedelta(days=1)
 
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
 
 def _is_text(value: object) -> bool:
     """No NUL or other control characters (tab aside), no lone surrogates."""
@@ -59,15 +58,15 @@ def _is_text(value: object) -> bool:
 
 
 def _is_name(value: object) -> bool:
-    """Text with something visible in it, and no right-to-left override or isolate."""
+    """A name the app itself would accept (:func:`scorekeeper.validation.clean_name`);
+    the schema's ``maxLength`` bounds its length."""
     if not isinstance(value, str):
         return True
-    if not _is_text(value) or any(ch in _BIDI_CONTROLS for ch in value):
+    try:
+        clean_name(value, limit=len(value))
+    except RuleError:
         return False
-    return any(
-        not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs")
-        for ch in value
-    )
+    return True
 
 
 def parse_timestamp(value: str) -> datetime:
@@ -178,6 +177,14 @@ LEAGUE_SCHEMA: dict[str, Any] = {
                     "name": {"$ref": "#/definitions/player_name"},
                     "user": {"$ref": "#/definitions/username"},
                     "created_at": {"$ref": "#/definitions/timestamp"},
+                    # The player's marker colour (a palette slot) and whether the
+                    # pickers leave them out: optional, older exports have neither.
+                    "colour": {
+                        "type": ["integer", "null"],
+                        "minimum": 1,
+                        "maximum": PLAYER_COLOURS,
+                    },
+                    "hidden": {"type": "boolean"},
                 },
             },
         },
@@ -227,6 +234,10 @@ LEAGUE_SCHEMA: dict[str, Any] = {
         ),
         "player_name": _x(
             {"type": "string", "maxLength": 60, "format": "name"},
+            format="a name is required, in visible characters (no control characters)",
+        ),
+        "guest_name": _x(
+            {"type": ["string", "null"], "maxLength": GUEST_NAME_MAX, "format": "name"},
             format="a name is required, in visible characters (no control characters)",
         ),
         "slug": _x(
@@ -330,6 +341,8 @@ LEAGUE_SCHEMA: dict[str, Any] = {
                             "action": {"enum": sorted(HandAction.values)},
                             "input": {"$ref": "#/definitions/input"},
                             "user": {"$ref": "#/definitions/username"},
+                            # A guest who joined by a score link (no account).
+                            "guest": {"$ref": "#/definitions/guest_name"},
                             "created_at": {"$ref": "#/definitions/timestamp"},
                         },
                     },

@@ -1,0 +1,68 @@
+"""Reading what a table typed: whole numbers (ASCII digits only, 64-bit at most),
+counts that cannot be negative, and player ids of this game. Each refusal is a
+:class:`~games.errors.RuleError` naming the field and, where known, the player."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.errors import RuleError
+
+if TYPE_CHECKING:
+    from games.base import GameConfig
+
+
+#: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
+#: ``int()`` of a longer string costs time for nothing.
+MAX_DIGITS = 19
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as a whole number: an int (not a bool), or text of ASCII digits with an
+    optional leading minus sign and surrounding spaces. ``None`` for anything else,
+    ``int()``'s other digits ("²", "٣") and over-long digit strings included."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
+def as_player_id(value: object, config: GameConfig, field_name: str) -> int:
+    """Check that ``value`` is the id of a player of this game."""
+    number = whole_number(value)
+    if number is None:
+        raise RuleError(f"{value!r} is not a player id", field_name)
+    value = number
+    if value not in config.players:
+        raise RuleError(f"player {value} is not in this game", field_name)
+    return value
+
+
+def as_count(
+    value: object,
+    field_name: str,
+    what: str,
+    *,
+    maximum: int | None = None,
+    player: int | None = None,
+) -> int:
+    """A whole number that cannot be negative (``what`` names it in words)."""
+    if type(value) is int and value >= 0 and (maximum is None or value <= maximum):
+        return value  # the common case, as a phone sends it
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RuleError(f"{what} must be a whole number", field_name, player)
+    number = whole_number(value)
+    if number is None:
+        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name, player)
+    if number < 0:
+        raise RuleError(f"{what} cannot be negative", field_name, player)
+    if maximum is not None and number > maximum:
+        raise RuleError(f"{what} cannot be more than {maximum:,}", field_name, player)
+    return number

@@ -1,0 +1,173 @@
+"""A finished game's result to share, over the API.
+
+``GET …/result/`` gives the result as text, the URL of its image and the public page's
+URL (null while there is none), for whoever may see the game. ``POST …/public/`` makes
+the public read-only page (``/r/<token>/``, no sign-in; the same page if it already
+exists), ``DELETE …/public/`` takes it down at once. Only whoever may change the game
+(its owner, its league's members) may publish; a game you cannot see is a 404, one you
+may only see a 403, as everywhere in the API. A game still in progress is a 409.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import path, reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scorekeeper.errors import ConflictError
+from scorekeeper.models import Game
+from scorekeeper.selectors.games import can_change_game, game_state, visible_game
+from scorekeeper.services.results import build_result, result_publish, result_unpublish
+
+
+class ResultLineSerializer(serializers.Serializer):
+    place = serializers.IntegerField(help_text="Equal results share a place.")
+    name = serializers.CharField(help_text="The player, or the team's players joined by ` & `.")
+    score = serializers.CharField(help_text="The final score in the game's unit, e.g. `12 chips`.")
+    won = serializers.BooleanField()
+
+
+class ResultSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        help_text="The result as a message: a heading (game · date · hands), one line per "
+        "place (🏆 for the winners), and a signature; lines end with `\\n`."
+    )
+    title = serializers.CharField(help_text="The game's name, with its variant.")
+    date = serializers.DateField(help_text="The day the game finished (server's time zone).")
+    hands = serializers.IntegerField()
+    lines = ResultLineSerializer(many=True)
+    image_url = serializers.URLField(
+        help_text="The result as a 1200×630 PNG (for whoever may see the game; "
+        "ETag and conditional requests supported)."
+    )
+    public_url = serializers.URLField(
+        allow_null=True,
+        help_text="The public read-only page (no sign-in needed), or null when the result "
+        "is not published.",
+    )
+    public_image_url = serializers.URLField(
+        allow_null=True, help_text="The public page's image (no sign-in needed), or null."
+    )
+
+
+NOT_FOUND = OpenApiResponse(description="No such game that you can see.")
+FORBIDDEN = OpenApiResponse(
+    description="You may see this game but not publish its result: only its owner and "
+    "members of its league may."
+)
+NOT_FINISHED = OpenApiResponse(description="The game is not finished: it has no result yet.")
+UNAUTHENTICATED = OpenApiResponse(description="Not signed in.")
+
+
+def _game(request: Request, game_id: int) -> Game:
+    game = visible_game(request.user, game_id)
+    if game is None:
+        raise NotFound(f"There is no game {game_id} that you can see.")
+    return game
+
+
+def result_payload(request: Request, game: Game) -> dict[str, Any]:
+    state = game_state(game)
+    result = build_result(game, state)
+    token = game.public_token
+    image = reverse("game_result_png", args=[game.pk])
+    return {
+        "text": result.text,
+        "title": result.title,
+        "date": result.day.isoformat(),
+        "hands": result.hands,
+        "lines": [
+            {"place": line.place, "name": line.label, "score": line.score, "won": line.won}
+            for line in result.lines
+        ],
+        "image_url": request.build_absolute_uri(f"{image}?v={game.version}"),
+        "public_url": (
+            request.build_absolute_uri(reverse("public_result", args=[token])) if token else None
+        ),
+        "public_image_url": (
+            request.build_absolute_uri(reverse("public_result_png", args=[token]))
+            if token
+            else None
+        ),
+    }
+
+
+def _conflict(exc: ConflictError) -> Response:
+    return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
+
+
+class GameResultApi(APIView):
+    @extend_schema(
+        operation_id="games_result_retrieve",
+        summary="A finished game's result, to share",
+        responses={
+            200: ResultSerializer,
+            401: UNAUTHENTICATED,
+            404: NOT_FOUND,
+            409: NOT_FINISHED,
+        },
+        tags=["results"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        try:
+            return Response(result_payload(request, game))
+        except ConflictError as exc:
+            return _conflict(exc)
+
+
+class GamePublicApi(APIView):
+    @extend_schema(
+        operation_id="games_public_create",
+        summary="Publish the result on a public page",
+        description="Makes `/r/<token>/`, a read-only page of the final result that needs "
+        "no sign-in (names and scores only, `noindex`), with an unguessable token. "
+        "Publishing again keeps the same page. If the game is later reopened, the page "
+        "stays but shows no result until the game is finished again.",
+        request=None,
+        responses={
+            200: ResultSerializer,
+            401: UNAUTHENTICATED,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: NOT_FINISHED,
+        },
+        tags=["results"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        if not can_change_game(request.user, game):
+            raise PermissionDenied("Only the game's owner and members of its league may publish.")
+        try:
+            result_publish(game=game, state=game_state(game))
+            return Response(result_payload(request, game))
+        except ConflictError as exc:
+            return _conflict(exc)
+
+    @extend_schema(
+        operation_id="games_public_destroy",
+        summary="Take the public result page down",
+        description="The public page and its image answer 404 from now on. A later "
+        "publish makes a new link.",
+        request=None,
+        responses={204: None, 401: UNAUTHENTICATED, 403: FORBIDDEN, 404: NOT_FOUND},
+        tags=["results"],
+    )
+    def delete(self, request: Request, game_id: int) -> Response:
+        game = _game(request, game_id)
+        if not can_change_game(request.user, game):
+            raise PermissionDenied("Only the game's owner and members of its league may unpublish.")
+        result_unpublish(game=game)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+urlpatterns = [
+    path("games/<int:game_id>/result/", GameResultApi.as_view(), name="api-game-result"),
+    path("games/<int:game_id>/public/", GamePublicApi.as_view(), name="api-game-public"),
+]

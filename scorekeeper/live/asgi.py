@@ -1,0 +1,250 @@
+"""The events server: server-sent events for the phones watching a sheet.
+
+    uvicorn scorekeeper.live.asgi:app --host 127.0.0.1 --port 8001 \\
+        --no-access-log --timeout-graceful-shutdown 2
+
+``GET /events/<capability>`` opens a stream for the game the capability names
+(:mod:`.capability`: a signature check, no session, no database); ``GET /events/health``
+answers how many streams this process holds. Everything else is 404. A guest's ticket
+names their link: the stream opens only while the link is live (one query) and ends
+when it is revoked. One client
+address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS`` streams per process (``429``
+beyond: the page then polls), so a script cannot tie up the server's connections. Each process
+keeps one source of changes (:mod:`.sources`) and its open streams, nothing else: run
+as many as you like (``--workers``), behind the same proxy path, on one PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from scorekeeper.live import capability, sources  # noqa: E402
+from scorekeeper.live.hub import Hub  # noqa: E402
+
+log = logging.getLogger("scorekeeper.live")
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+PREFIX = "/events/"
+#: A comment line this often keeps proxies and phones from closing an idle stream.
+HEARTBEAT_SECONDS = 25.0
+#: How long a phone waits before reconnecting after the stream broke (EventSource).
+RETRY_MS = 3000
+
+STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    # nginx: pass each event on at once instead of buffering the response
+    (b"x-accel-buffering", b"no"),
+    # The capability is the credential (no cookies): any page origin may open it, as
+    # `make run` does from the dev server's port.
+    (b"access-control-allow-origin", b"*"),
+]
+
+
+class EventsApp:
+    def __init__(
+        self, *, heartbeat: float = HEARTBEAT_SECONDS, max_per_address: int | None = None
+    ) -> None:
+        self.hub = Hub()
+        self.heartbeat = heartbeat
+        self.max_per_address = (
+            settings.LIVE_MAX_STREAMS_PER_ADDRESS if max_per_address is None else max_per_address
+        )
+        #: Open streams per client address (uvicorn puts the proxy's X-Forwarded-For
+        #: client there when the proxy is trusted: ``--forwarded-allow-ips``).
+        self._streams_of: Counter[str] = Counter()
+        self.ready = asyncio.Event()
+        self._source: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- the source of changes -----------------------------------------------------------
+
+    def start(self) -> None:
+        if self._source is not None and not self._source.done():
+            return
+        self.ready = asyncio.Event()
+        database = settings.DATABASES["default"]
+        if database["ENGINE"] == "django.db.backends.postgresql":
+            runner = sources.listen(self.hub, sources.conninfo(database), self.ready)
+        else:
+            runner = sources.poll(self.hub, ready=self.ready)
+        self._loop = asyncio.get_running_loop()
+        self._source = self._loop.create_task(runner)
+        self._end_streams_on_exit()
+
+    def _end_streams_on_exit(self) -> None:
+        """On SIGTERM/SIGINT end every stream at once, then let the server's own handler
+        stop it: it waits for open requests, and a stream never ends by itself. The
+        phones reconnect (to this server restarted, or another) a few seconds later."""
+        loop = self._loop
+        assert loop is not None
+
+        def chain(previous: Any) -> Callable[[int, Any], None]:
+            def handler(signum: int, frame: Any) -> None:
+                loop.call_soon_threadsafe(self.hub.close_all)
+                if callable(previous):
+                    previous(signum, frame)
+
+            return handler
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            try:
+                signal.signal(signum, chain(signal.getsignal(signum)))
+            except ValueError:  # not the main thread (a server in a test's thread)
+                return
+
+    def close_streams_threadsafe(self) -> None:
+        """End every open stream, from another thread (before stopping the server)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.hub.close_all)
+
+    async def stop(self) -> None:
+        self.hub.close_all()
+        if self._source is not None:
+            self._source.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._source
+            self._source = None
+
+    # -- ASGI ----------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        self.start()
+        path: str = scope["path"]
+        if scope["method"] not in ("GET", "HEAD"):
+            await _plain(send, 405, b"GET only\n", [(b"allow", b"GET")])
+        elif path == PREFIX + "health":
+            body = json.dumps({"streams": len(self.hub), "games": len(self.hub.games())})
+            await _plain(send, 200, body.encode(), [(b"content-type", b"application/json")])
+        elif path.startswith(PREFIX) and "/" not in path[len(PREFIX) :]:
+            granted = capability.check(path[len(PREFIX) :])
+            if granted is None:
+                await _plain(send, 403, b"This link to the live sheet expired: reload.\n")
+            elif scope["method"] == "HEAD":
+                await _plain(send, 200, b"", STREAM_HEADERS)
+            else:
+                address = str((scope.get("client") or ("?",))[0])
+                if 0 < self.max_per_address <= self._streams_of[address]:
+                    await _plain(
+                        send,
+                        429,
+                        b"Too many live sheets open from this address.\n",
+                        [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"60")],
+                    )
+                    return
+                if granted.invite is not None and not await _invite_is_live(
+                    granted.game, granted.invite
+                ):
+                    await _plain(send, 403, b"This link to the game was revoked.\n")
+                    return
+                self._streams_of[address] += 1
+                try:
+                    await self._stream(granted.game, receive, send, invite=granted.invite)
+                finally:
+                    self._streams_of[address] -= 1
+                    if not self._streams_of[address]:
+                        del self._streams_of[address]
+        else:
+            await _plain(send, 404, b"Not found\n")
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self.start()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _stream(
+        self, game: int, receive: Receive, send: Send, *, invite: int | None = None
+    ) -> None:
+        subscriber = self.hub.subscribe(game, invite)
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            subscriber.close()
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": f"retry: {RETRY_MS}\n: game {game}\n\n".encode(),
+                    "more_body": True,
+                }
+            )
+            while True:
+                message = await subscriber.next(self.heartbeat)
+                if message is None:
+                    break
+                await send({"type": "http.response.body", "body": message, "more_body": True})
+        except OSError:  # the phone went away while we wrote
+            pass
+        finally:
+            self.hub.unsubscribe(subscriber)
+            watcher.cancel()
+        with contextlib.suppress(OSError):
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _invite_is_live(game: int, invite: int) -> bool:
+    """One indexed query, for a guest's stream only (signed-in viewers need none)."""
+    from asgiref.sync import sync_to_async
+    from django.db import close_old_connections, connection
+
+    def check() -> bool:
+        close_old_connections()
+        try:
+            return sources.invite_is_live(game, invite)
+        finally:
+            # Rare (a guest opening a sheet): hold no idle connection for it. On
+            # PostgreSQL this process otherwise needs none but its LISTEN one.
+            if connection.vendor == "postgresql":
+                connection.close()
+
+    try:
+        return await sync_to_async(check, thread_sensitive=True)()
+    except Exception as exc:  # the database is away: let the guest's page poll instead
+        log.warning("live: could not check a guest's link (%s)", exc)
+        return False
+
+
+async def _plain(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    sent = headers or [(b"content-type", b"text/plain; charset=utf-8")]
+    sent = [*sent, (b"cache-control", b"no-store")]
+    await send({"type": "http.response.start", "status": status, "headers": sent})
+    await send({"type": "http.response.body", "body": body})
+
+
+app = EventsApp()

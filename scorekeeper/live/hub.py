@@ -1,0 +1,122 @@
+"""The subscribers of one events process, by game. Pure asyncio, no Django.
+
+A subscriber is one open event stream: a small queue of encoded messages. A change is
+encoded once and the same bytes are queued for every subscriber of its game, so a
+change costs one string and a queue put per phone, and an idle stream costs nothing
+but its heartbeat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+#: A phone that does not read its stream for this many messages is told to resync
+#: instead (its queue is emptied): memory per subscriber stays bounded.
+QUEUE_LIMIT = 16
+
+
+def encode(version: int | None, first: int | None) -> bytes:
+    """One server-sent event: ``{"v": version, "from": first}``. ``v`` None: what the
+    sheet shows may be stale in ways the event cannot say (a deleted game, a missed
+    change); the phone then asks for the whole sheet."""
+    data = json.dumps({"v": version, "from": first}, separators=(",", ":"))
+    head = f"id: {version}\n" if version is not None else ""
+    return f"event: change\n{head}data: {data}\n\n".encode()
+
+
+RESYNC = encode(None, None)
+#: An event, not a comment, so that the page sees it: a stream silent for much longer
+#: is dead (a phone's network dropped it without a word) and is opened again.
+HEARTBEAT = b"event: ping\ndata: 0\n\n"
+
+
+class Subscriber:
+    __slots__ = ("game", "invite", "queue")
+
+    def __init__(self, game: int, invite: int | None = None) -> None:
+        self.game = game
+        #: The link a guest joined by: revoking it ends this stream.
+        self.invite = invite
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    def put(self, message: bytes) -> None:
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            message = RESYNC
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        """End the stream (the client went away, or the server stops)."""
+        self.queue.put_nowait(None)
+
+    async def next(self, timeout: float) -> bytes | None:
+        """The next message; the heartbeat after ``timeout`` seconds of silence; None
+        when the stream is to end."""
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.queue.get()
+        except TimeoutError:
+            return HEARTBEAT
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._games: dict[int, set[Subscriber]] = {}
+
+    def subscribe(self, game: int, invite: int | None = None) -> Subscriber:
+        subscriber = Subscriber(game, invite)
+        self._games.setdefault(game, set()).add(subscriber)
+        return subscriber
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        watchers = self._games.get(subscriber.game)
+        if watchers is None:
+            return
+        watchers.discard(subscriber)
+        if not watchers:
+            del self._games[subscriber.game]
+
+    def publish(self, game: int, message: bytes) -> int:
+        """Queue ``message`` for every subscriber of ``game``; how many there were."""
+        watchers = self._games.get(game, ())
+        for subscriber in watchers:
+            subscriber.put(message)
+        return len(watchers)
+
+    def broadcast(self, message: bytes) -> int:
+        """Queue ``message`` for every subscriber (after a missed stretch: resync)."""
+        count = 0
+        for game in list(self._games):
+            count += self.publish(game, message)
+        return count
+
+    def revoke(self, game: int, invite: int) -> int:
+        """End the streams of the guests who joined ``game`` by the link ``invite``,
+        each told to resync first (its page then asks for the sheet and learns that
+        the link is shut); how many there were."""
+        ended = [s for s in self._games.get(game, ()) if s.invite == invite]
+        for subscriber in ended:
+            subscriber.put(RESYNC)
+            subscriber.close()
+        return len(ended)
+
+    def invites(self) -> dict[int, int]:
+        """Every link with an open stream: invite -> its game."""
+        return {
+            s.invite: game
+            for game, watchers in self._games.items()
+            for s in watchers
+            if s.invite is not None
+        }
+
+    def close_all(self) -> None:
+        for watchers in list(self._games.values()):
+            for subscriber in list(watchers):
+                subscriber.close()
+
+    def games(self) -> list[int]:
+        return list(self._games)
+
+    def __len__(self) -> int:
+        return sum(len(w) for w in self._games.values())

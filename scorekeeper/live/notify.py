@@ -1,0 +1,68 @@
+"""Announce a change to a game from inside the write's transaction.
+
+``NOTIFY`` is transactional in PostgreSQL: the listeners hear it when the transaction
+commits, and never if it rolls back, so a phone is never told of a hand that was not
+saved. On SQLite (development, tests) nothing is sent: the events server polls the
+versions instead."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from scorekeeper.live import CHANNEL
+
+
+def payload(game_id: int, version: int | None, first: int | None) -> str:
+    """``"<game> <version> <first changed hand>"``; ``-`` for "unknown" (a deleted game
+    has no version; a close or reopen changes no hand's row)."""
+    return " ".join(str(x) if x is not None else "-" for x in (game_id, version, first))
+
+
+REVOKED = "revoked"
+
+
+def revoked_payload(game_id: int, invite_id: int) -> str:
+    """``"revoked <game> <invite>"``: a link was shut; its guests' streams end."""
+    return f"{REVOKED} {game_id} {invite_id}"
+
+
+def parse_revoked(text: str) -> tuple[int, int] | None:
+    parts = text.split()
+    if len(parts) != 3 or parts[0] != REVOKED:
+        return None
+    try:
+        return int(parts[1]), int(parts[2])
+    except ValueError:
+        return None
+
+
+def parse(text: str) -> tuple[int, int | None, int | None] | None:
+    parts = text.split()
+    if len(parts) != 3:
+        return None
+    try:
+        values = [None if p == "-" else int(p) for p in parts]
+    except ValueError:
+        return None
+    game, version, first = values
+    if game is None:
+        return None
+    return game, version, first
+
+
+def game_changed(game_id: int, version: int | None, first: int | None = None) -> None:
+    """Tell every events process that ``game_id`` is now at ``version`` and its sheet
+    changed from hand ``first`` on; ``version`` None: the game was deleted."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload(game_id, version, first)])
+
+
+def invite_revoked(game_id: int, invite_id: int) -> None:
+    """Tell every events process that a link to ``game_id`` was revoked: the streams of
+    the guests who joined by it end (on commit, like every notification)."""
+    if connection.vendor != "postgresql":
+        return  # the SQLite poll looks for revoked links itself
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, revoked_payload(game_id, invite_id)])

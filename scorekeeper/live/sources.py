@@ -1,0 +1,166 @@
+"""Where an events process learns that a game changed.
+
+On PostgreSQL: one ``LISTEN`` connection per process (psycopg 3, async), whatever the
+number of phones; the writes ``NOTIFY`` on commit (:mod:`.notify`). If the connection
+drops, it reconnects and tells every phone to resync (changes may have been missed).
+
+On SQLite (development, tests): one query a second for the versions of every game a
+phone watches, in batches; a change is announced without its first hand (the phone
+then asks for the whole sheet). The same round looks for revoked links among the
+guests' streams (on PostgreSQL the revocation is a notification like any change)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.live import CHANNEL, notify
+from scorekeeper.live.hub import RESYNC, Hub, encode
+
+log = logging.getLogger("scorekeeper.live")
+
+POLL_SECONDS = 1.0
+RECONNECT_SECONDS = (0.5, 1, 2, 5, 10)
+BATCH = 500
+
+
+def conninfo(database: Mapping[str, Any]) -> str:
+    """A libpq connection string from Django's ``DATABASES`` entry."""
+    from psycopg.conninfo import make_conninfo
+
+    options = {
+        "dbname": database.get("NAME") or None,
+        "user": database.get("USER") or None,
+        "password": database.get("PASSWORD") or None,
+        "host": database.get("HOST") or None,
+        "port": str(database["PORT"]) if database.get("PORT") else None,
+    }
+    for key in ("sslmode", "sslrootcert", "sslcert", "sslkey", "options"):
+        value = (database.get("OPTIONS") or {}).get(key)
+        if value:
+            options[key] = str(value)
+    return make_conninfo(**{k: v for k, v in options.items() if v is not None})
+
+
+def deliver(hub: Hub, text: str) -> int:
+    """Publish one NOTIFY payload to the subscribers of its game (a revoked link: end
+    its guests' streams)."""
+    revoked = notify.parse_revoked(text)
+    if revoked is not None:
+        return hub.revoke(*revoked)
+    parsed = notify.parse(text)
+    if parsed is None:
+        log.warning("live: ignored a malformed notification %r", text)
+        return 0
+    game, version, first = parsed
+    return hub.publish(game, encode(version, first))
+
+
+async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None:
+    """Forward every notification on :data:`CHANNEL` to the hub, for ever."""
+    import psycopg
+
+    failures = 0
+    connected_before = False
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+                await conn.execute(f"LISTEN {CHANNEL}")
+                if connected_before:
+                    hub.broadcast(RESYNC)
+                connected_before = True
+                failures = 0
+                if ready is not None:
+                    ready.set()
+                async for note in conn.notifies():
+                    deliver(hub, note.payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the database restarted, the network dropped…
+            delay = RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
+            failures += 1
+            log.warning("live: LISTEN connection lost (%s); again in %ss", exc, delay)
+            await asyncio.sleep(delay)
+
+
+def _revoked(invites: Iterable[int]) -> list[int]:
+    """Which of these links were revoked (or deleted with their game)."""
+    from scorekeeper.models import Invite
+
+    ids = list(invites)
+    live: set[int] = set()
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        live.update(
+            Invite.objects.filter(pk__in=chunk, revoked_at__isnull=True).values_list(
+                "pk", flat=True
+            )
+        )
+    return [i for i in ids if i not in live]
+
+
+def invite_is_live(game: int, invite: int) -> bool:
+    """Whether a guest's link still lets them into the game (checked once, when their
+    stream opens: a revoked link's old ticket opens nothing)."""
+    from scorekeeper.models import Invite
+
+    return Invite.objects.filter(pk=invite, game_id=game, revoked_at__isnull=True).exists()
+
+
+def _versions(ids: Iterable[int]) -> dict[int, int]:
+    from scorekeeper.models import Game
+
+    found: dict[int, int] = {}
+    ids = list(ids)
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        found.update(Game.objects.filter(pk__in=chunk).values_list("pk", "version"))
+    return found
+
+
+async def poll(
+    hub: Hub, interval: float = POLL_SECONDS, ready: asyncio.Event | None = None
+) -> None:
+    """Compare the watched games' versions once every ``interval`` seconds."""
+    from asgiref.sync import sync_to_async
+    from django.db import close_old_connections
+
+    def versions(ids: list[int], invites: list[int]) -> tuple[dict[int, int], list[int]]:
+        close_old_connections()
+        return _versions(ids), _revoked(invites) if invites else []
+
+    fetch = sync_to_async(versions, thread_sensitive=True)
+    known: dict[int, int | None] = {}
+    failing = ""
+    while True:
+        ids = hub.games()
+        if ids:
+            links = hub.invites()
+            found: tuple[dict[int, int], list[int]] | None
+            try:
+                found = await fetch(ids, list(links))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if str(exc) != failing:  # once, not every second
+                    log.warning("live: version poll failed (%s)", exc)
+                failing = str(exc)
+                found = None
+            else:
+                failing = ""
+            if found is not None:
+                now, revoked = found
+                for invite in revoked:
+                    hub.revoke(links[invite], invite)
+                for game in ids:
+                    version = now.get(game)
+                    if game in known and known[game] != version:
+                        hub.publish(game, encode(version, None))
+                    known[game] = version
+                for game in set(known) - set(ids):
+                    del known[game]
+        if ready is not None:
+            ready.set()
+        await asyncio.sleep(interval)

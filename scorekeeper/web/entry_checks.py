@@ -1,0 +1,179 @@
+"""Mistakes in a hand's entry, caught kindly.
+
+* Every problem the engine found (:attr:`games.RuleError.problems`) is shown at once, in
+  the table's words (player names, not ids), each beside its player's pad — or beside
+  the part of the form it is about (who went out, the suit, the surplus) — with a
+  summary at the top of the entry linking to each.
+* A hand the rules allow but a table rarely means (:mod:`games.plausible`: far above
+  this table's usual) is not saved until the table confirms it: the entry comes back
+  with the question and a hidden ``confirm`` field naming what was confirmed, so the
+  same post again (with or without JavaScript, or from the phone's outbox) saves it,
+  and a changed amount asks again. The API never asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from games import HandOutcome, RuleError, Ruleset
+from games.plausible import HISTORY_HANDS, Unlikely, unlikely_amounts
+from scorekeeper.models import Game, Hand
+from scorekeeper.selectors.games import game_config
+from scorekeeper.web.forms import Entry
+from scorekeeper.web.sheet import humanize_error
+
+#: Rulesets whose entry has one pad (or row) per player: a player's problems go there.
+PER_PLAYER_ENTRY = ("dirt", "dirty-uno", "damn-you")
+
+
+@dataclass
+class ShownProblem:
+    """A problem as the page shows it: the text, and where (``anchor`` is the id of the
+    element it is shown in, for the summary's link)."""
+
+    text: str
+    anchor: str
+    player: int | None = None
+    field: str = ""
+
+
+@dataclass
+class PlacedProblems:
+    """The problems of an entry, placed: all of them for the summary, per player and
+    per form part for the messages beside them."""
+
+    summary: list[ShownProblem] = field(default_factory=list)
+    by_player: dict[int, list[str]] = field(default_factory=dict)
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+
+
+#: The form part each input field's problems are shown beside (its fieldset's id).
+FIELD_PARTS = {
+    "winner": "winner",
+    "suit": "suit",
+    "surplus": "surplus",
+    "surplus_count": "surplus",
+    "bower_in_surplus": "surplus",
+    "bower_holder": "bower_holder",
+}
+
+
+def place_problems(
+    ruleset: str, error: RuleError, names: Mapping[int, str], players: Iterable[int]
+) -> PlacedProblems:
+    """Where each of ``error``'s problems is shown."""
+    seated = set(players)
+    placed = PlacedProblems()
+    for problem in error.problems:
+        text = humanize_error(problem.message, names)
+        player = problem.player if problem.player in seated else None
+        if player is not None and ruleset in PER_PLAYER_ENTRY:
+            placed.by_player.setdefault(player, []).append(text)
+            placed.summary.append(ShownProblem(text, f"problems-{player}", player=player))
+            continue
+        part = FIELD_PARTS.get(problem.field, "hand")
+        placed.by_field.setdefault(part, []).append(text)
+        placed.summary.append(ShownProblem(text, f"problems-{part}", field=part))
+    return placed
+
+
+def option_words(message: str, rules: Ruleset) -> str:
+    """A message about a house-rule option with the option's label in place of its
+    name ("Starting chips: must be between 1 and 1000", not "Starting_chips: …")."""
+    for option in rules.options:
+        for name in (option.name, option.name.capitalize()):
+            if message.startswith(f"{name}:"):
+                return f"{option.label}:{message[len(name) + 1 :]}"
+    return message
+
+
+# -- unlikely hands -----------------------------------------------------------------------
+
+
+class UnlikelyEntry(Exception):
+    """A hand far above the table's usual, not confirmed: nothing was saved."""
+
+    def __init__(self, items: list[Unlikely]) -> None:
+        super().__init__("an unlikely hand, not confirmed")
+        self.items = items
+
+    @property
+    def token(self) -> str:
+        """The hidden ``confirm`` field's value: what the table is asked to confirm."""
+        return confirm_token(self.items)
+
+
+def confirm_token(items: Iterable[Unlikely]) -> str:
+    return " ".join(sorted(item.token for item in items))
+
+
+def is_confirmed(items: Iterable[Unlikely], confirmed: str) -> bool:
+    """Whether the ``confirm`` field sent confirms every one of ``items`` (a changed
+    amount is a new question)."""
+    said = set(confirmed.split())
+    return all(item.token in said for item in items)
+
+
+def earlier_inputs(game: Game, number: int) -> list[tuple[int, Mapping[str, object]]]:
+    """The inputs of the game's other hands (the most recent ones), oldest first."""
+    rows = (
+        Hand.objects.filter(game=game)
+        .exclude(number=number)
+        .order_by("-number")
+        .values_list("number", "input")[:HISTORY_HANDS]
+    )
+    return [(n, data) for n, data in reversed(list(rows))]
+
+
+def unlikely_in(game: Game, outcome: HandOutcome) -> list[Unlikely]:
+    """The amounts of a scored hand far above this game's usual."""
+    config = game_config(game)
+    return unlikely_amounts(
+        config, outcome.number, outcome.input, earlier_inputs(game, outcome.number)
+    )
+
+
+def ask_unless_confirmed(confirmed: str) -> Callable[[Game, HandOutcome], None]:
+    """The services' ``before_write`` for the score sheet: refuse an unlikely hand
+    (:class:`UnlikelyEntry`) unless ``confirmed`` (the form's ``confirm``) covers it."""
+
+    def check(game: Game, outcome: HandOutcome) -> None:
+        items = unlikely_in(game, outcome)
+        if items and not is_confirmed(items, confirmed):
+            raise UnlikelyEntry(items)
+
+    return check
+
+
+@dataclass
+class Question:
+    """ "Bob's 9,999 is far above this table's usual (≈40). Save anyway?" """
+
+    lines: list[str]
+    token: str
+    #: The id of the first input to fix (where "Fix it" leads).
+    fix_anchor: str
+
+
+def question_for(
+    ruleset: str, items: list[Unlikely], names: Mapping[int, str], entry: Entry | None = None
+) -> Question:
+    lines = []
+    for item in items:
+        who = names.get(item.player, f"player {item.player}")
+        amount = f"{item.amount:,}" + (" passes" if item.what == "passes" else "")
+        verb = "are" if item.what == "passes" else "is"
+        if item.usual is not None:
+            lines.append(f"{who}'s {amount} {verb} far above this table's usual (≈{item.usual:,}).")
+        else:
+            most = f"{item.limit:,} {item.what}"
+            lines.append(f"{who}'s {amount} {verb} more than a hand usually holds (about {most}).")
+    first = items[0].player
+    if ruleset == "damn-you":
+        fix = f"passes_{first}"
+    elif entry is not None and entry.for_player(first).points:
+        fix = f"points_{first}"
+    else:
+        fix = f"cards_{first}"
+    return Question(lines=lines, token=confirm_token(items), fix_anchor=fix)

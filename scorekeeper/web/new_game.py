@@ -1,0 +1,282 @@
+"""Starting a game: choose the game, seat the players, set the house rules.
+
+Starting is idempotent: the form carries a start token, so a double tap or a retry
+after lost signal opens the game already started."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import RULESETS, RuleError, Ruleset
+from games.base import whole_number
+from scorekeeper.models import Game, Player
+from scorekeeper.selectors.games import (
+    game_with_related,
+    games_visible_to,
+    leagues_visible_to,
+    players_usable_by,
+)
+from scorekeeper.services.games import (
+    game_create,
+)
+from scorekeeper.services.players import player_create
+from scorekeeper.validation import optional_id
+from scorekeeper.web import entry_checks, sheet
+from scorekeeper.web.forms import NewGameEntry, SeatEntry
+
+# -- new game -----------------------------------------------------------------------------
+
+
+def known_players(user: Any) -> QuerySet[Player]:
+    """The players a user can seat: their own, the ones they added and their leagues'
+    members (``players_usable_by``)."""
+    return players_usable_by(user).order_by("name", "id")
+
+
+class _NewGameError(Exception):
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int, Player]) -> Game:
+    """Seat the picked players, create the typed ones, and start the game — all or
+    nothing: if the engine refuses the set-up, no new player is left behind."""
+    names: dict[int, str] = {p.pk: p.name for p in known.values()}
+    by_name: dict[str, list[Player]] = {}
+    for p in known.values():
+        by_name.setdefault(p.name.casefold(), []).append(p)
+    try:
+        with transaction.atomic():
+            ids: list[int] = []
+            rows: list[tuple[int, SeatEntry]] = entry.filled_seats()
+            created: dict[str, int] = {}
+            for index, seat in rows:
+                label = f"Seat {index + 1}"
+                if seat.player and seat.name:
+                    raise RuleError(f"{label}: pick a player or type a new name, not both", "seats")
+                if seat.player:
+                    pid = optional_id(seat.player) or 0
+                    if pid not in known:
+                        raise RuleError(f"{label}: pick a player from the list", "seats")
+                else:
+                    key = " ".join(seat.name.split()).casefold()
+                    matches = by_name.get(key, [])
+                    if key in created:
+                        pid = created[key]
+                    elif len(matches) == 1:
+                        # A name the user already knows is that player, not a namesake.
+                        pid = matches[0].pk
+                    else:
+                        player = player_create(name=seat.name, created_by=user)
+                        pid = created[key] = player.pk
+                        names[pid] = player.name
+                ids.append(pid)
+            if not ids:
+                raise RuleError("Seat the players: pick them or type their names", "seats")
+            teams: list[list[int]] | None = None
+            if entry.partners:
+                groups: dict[str, list[int]] = {}
+                for (index, seat), pid in zip(rows, ids, strict=True):
+                    if not seat.team:
+                        raise RuleError(f"Seat {index + 1}: choose a team", "teams")
+                    groups.setdefault(seat.team, []).append(pid)
+                teams = [groups[k] for k in sorted(groups)]
+            dealer: int | None = None
+            dealer_row = whole_number(entry.first_dealer) or 0
+            for (index, _seat), pid in zip(rows, ids, strict=True):
+                if index == dealer_row:
+                    dealer = pid
+            if dealer is None:
+                raise RuleError(
+                    "The first dealer's seat is empty: choose a seated player", "first_dealer"
+                )
+            league: int | None = None
+            if entry.league:
+                league = optional_id(entry.league)
+                if league is None:
+                    raise RuleError("Choose a league from the list", "league")
+            return game_create(
+                owner=user,
+                ruleset=rules.slug,
+                players=ids,
+                variant=entry.variant or None,
+                options=entry.options_payload(),
+                teams=teams,
+                first_dealer=dealer,
+                league=league,
+                start_token=entry.start_token,
+            )
+    except RuleError as exc:
+        text = entry_checks.option_words(sheet.humanize_error(exc.message, names), rules)
+        raise _NewGameError(text, exc.field) from None
+
+
+def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
+    fields = []
+    for option in rules.options:
+        value = entry.options.get(option.name, "")
+        if option.minimum is not None:
+            fields.append(
+                {"option": option, "kind": "number", "value": value, "default": option.default}
+            )
+            continue
+        choices = []
+        if option.default is None:
+            choices.append({"value": "", "label": "Automatic (by number of players)"})
+        for choice in option.choices:
+            label = str(choice)
+            if option.name == "target_wins" and choice == 0:
+                label = "0 — no target, end by hand"
+            if choice == option.default:
+                label += " (default)"
+            choices.append({"value": str(choice), "label": label})
+        fields.append(
+            {
+                "option": option,
+                "kind": "select",
+                "value": value,
+                "choices": choices,
+                "default": option.default,
+            }
+        )
+    return fields
+
+
+def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> None:
+    """ "Play again": the seats, variant, options, teams and league of an earlier game;
+    or, from a league's page, that league."""
+    league = (request.GET.get("league") or "").strip()
+    league_id = optional_id(league)
+    if league_id is not None and leagues_visible_to(request.user).filter(pk=league_id).exists():
+        entry.league = str(league_id)
+    pk = optional_id(request.GET.get("from"))
+    if pk is None:
+        return
+    game = (
+        game_with_related(games_visible_to(request.user)).filter(pk=pk, ruleset=rules.slug).first()
+    )
+    if game is None:
+        return
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    entry.seats = [
+        SeatEntry(
+            player=str(s.player_id), team=str(s.team + 1) if s.team is not None else str(i % 2 + 1)
+        )
+        for i, s in enumerate(seats)
+    ]
+    entry.variant = game.variant
+    for option in rules.options:
+        if option.name in game.options and option.name != "decks":
+            entry.options[option.name] = str(game.options[option.name])
+    entry.partners = bool(game.teams)
+    entry.league = str(game.league_id or "")
+    # The deal moves on: whoever sits after the last game's first dealer starts.
+    ids = [s.player_id for s in seats]
+    if game.first_dealer_id in ids:
+        entry.first_dealer = str((ids.index(game.first_dealer_id) + 1) % len(ids))
+
+
+def _started_with(user: Any, token: str) -> Game | None:
+    """The game this user already started from the new-game form with this token."""
+    if not token:
+        return None
+    return games_visible_to(user).filter(owner_id=user.pk, start_token=token).first()
+
+
+def _to_sheet(request: HttpRequest, game: Game) -> HttpResponse:
+    if getattr(request, "htmx", None):
+        return HttpResponseClientRedirect(reverse("game_sheet", args=[game.pk]))
+    return redirect("game_sheet", pk=game.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    slug = request.POST.get("ruleset") or request.GET.get("ruleset") or ""
+    if slug not in RULESETS:
+        return render(
+            request,
+            "games/new.html",
+            {
+                "choosing": True,
+                "league": (request.GET.get("league") or "").strip(),
+                "rulesets": [
+                    {
+                        **r.metadata(),
+                        "goal": sheet.goal_text(r.slug, r.default_options(r.min_players)),
+                    }
+                    for r in RULESETS.values()
+                ],
+            },
+        )
+    rules = RULESETS[slug]
+    known = {p.pk: p for p in known_players(request.user)}
+    own = (
+        Player.objects.filter(user_id=request.user.pk).first()
+        if request.user.pk is not None
+        else None
+    )
+    error: _NewGameError | None = None
+    status = 200
+    if request.method == "POST":
+        entry = NewGameEntry.from_post(request.POST, rules)
+        if "add_seat" in request.POST:
+            if len(entry.seats) < rules.max_players:
+                entry.seats.append(SeatEntry(team=str(len(entry.seats) % 2 + 1)))
+        else:
+            started = _started_with(request.user, entry.start_token)
+            if started is not None:
+                messages.info(request, "That game was already started: here it is.")
+                return _to_sheet(request, started)
+            try:
+                game = _create_game(request.user, rules, entry, known)
+            except _NewGameError as exc:
+                error, status = exc, 422
+            except IntegrityError:
+                # The same form sent twice at once: the other request started the game.
+                started = _started_with(request.user, entry.start_token)
+                if started is None:
+                    raise
+                return _to_sheet(request, started)
+            else:
+                messages.success(request, "Game started. Deal the first hand!")
+                return _to_sheet(request, game)
+    else:
+        entry = NewGameEntry.initial(rules, own_player=own.pk if own else None)
+        _prefill_from(request, rules, entry)
+    variants = [{"variant": v, "default": v.slug == rules.default_variant} for v in rules.variants]
+    picked = {seat.player for seat in entry.seats}
+    context = {
+        "choosing": False,
+        "rules": rules,
+        "meta": rules.metadata(),
+        "entry": entry,
+        "variants": variants,
+        "option_fields": _option_fields(rules, entry),
+        # Hidden players stay out of the picker, unless a seat has one (a rematch).
+        "players": [p for p in known.values() if not p.hidden or str(p.pk) in picked],
+        "leagues": list(leagues_visible_to(request.user).order_by("name")),
+        "error": error,
+        "team_choices": [str(i) for i in range(1, max(2, rules.max_players // 2) + 1)],
+        "can_add_seat": len(entry.seats) < rules.max_players,
+    }
+    htmx = getattr(request, "htmx", None)
+    template = "games/new.html#form" if htmx and request.method == "POST" else "games/new.html"
+    return render(request, template, context, status=status)
+
+
+urlpatterns = [
+    path("games/new/", game_new, name="game_new"),
+]

@@ -1,0 +1,311 @@
+"""The entry panel of the score sheet: who plays the hand in play, what each player's
+pad offers (cards, chips, winner and suit), what was typed and every problem with it,
+and the one-line description of a hand's input for its history."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import GameState, RuleError
+from games.cards import (
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    UNO_COLOUR_NAMES,
+    UNO_COLOURS,
+    french_deck,
+    parse_french,
+    parse_uno,
+    uno_deck,
+)
+from scorekeeper.models import Game
+from scorekeeper.selectors.games import hand_history
+from scorekeeper.selectors.invites import revision_author
+from scorekeeper.web.fast_urls import fast_reverse
+from scorekeeper.web.forms import Entry, PlayerEntry
+from scorekeeper.web.kept_pad import kept_pad
+from scorekeeper.web.sheet import RED_SUITS, RULESET_ENTRY_TEMPLATES
+
+# -- the entry panel ----------------------------------------------------------------------
+
+
+@dataclass
+class PanelPlayer:
+    id: int
+    name: str
+    dealer: bool
+    entry: PlayerEntry
+    error: str = ""
+    #: Every problem of this player's part of the entry (``error`` joins them).
+    problems: list[str] = field(default_factory=list)
+    # D$%n You!
+    chips: int = 0
+    ante: int = 0
+    cap: int = 0
+    dealt: int = 0
+    short: bool = False
+    score: int = 0
+
+
+@dataclass
+class Panel:
+    """The form for a hand: the next one, or an earlier one being corrected."""
+
+    mode: str  # "new" or "edit"
+    number: int
+    action: str
+    preview_url: str
+    template: str
+    ruleset: str
+    dealer: str
+    players: list[PanelPlayer]
+    entry: Entry
+    idempotency_key: str
+    errors: list[str] = field(default_factory=list)
+    field_errors: dict[str, str] = field(default_factory=dict)
+    #: The problems of a refused entry, placed (see ``entry_checks.place_problems``).
+    problems: Any = None
+    #: An unlikely hand's question (``entry_checks.Question``), to confirm or fix.
+    question: Any = None
+    dirt_rank: str = ""
+    pad: dict[str, Any] | None = None
+    pot_start: int = 0
+    reminder: str = ""
+    suits: list[dict[str, Any]] = field(default_factory=list)
+    bowers: dict[str, str] = field(default_factory=dict)
+    scoring: str = ""
+    storage_key: str = ""
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any]:
+    """Card buttons with the engine's points for each (so the page adds, never scores):
+    made once for what they depend on and kept (read only, see ``web.kept_pad``)."""
+    options = state.config.options
+    if ruleset == "dirt":
+        ten = int(options.get("ten_points", 1))
+        decks = int(state.extras.get("decks") or 3)
+        return kept_pad((ruleset, ten, decks, dirt_rank, ""), _make_pad)
+    return kept_pad((ruleset, 0, 0, "", str(options.get("scoring", "standard"))), _make_pad)
+
+
+def _make_pad(ruleset: str, ten: int, decks: int, dirt_rank: str, scoring: str) -> dict[str, Any]:
+    if ruleset == "dirt":
+        from games.dirt import card_points
+
+        keys = ["JK", *RANKS]
+        values = []
+        for key in keys:
+            card = parse_french(key if key == "JK" else f"{key}S")
+            values.append(
+                {
+                    "key": key,
+                    "label": key,
+                    "points": card_points(card, dirt_rank, ten_points=ten),
+                    "dirt": key == dirt_rank,
+                    "suited": key != "JK",
+                }
+            )
+        return {
+            "kind": "french",
+            "values": values,
+            "suits": [{"key": s, "label": SUIT_SYMBOLS[s], "red": s in RED_SUITS} for s in SUITS],
+            "deck": dict(french_deck(decks, jokers_per_deck=2)),
+            "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
+            "scoring": "",
+            "dirt": dirt_rank,
+        }
+    from games.dirty_uno import card_points as uno_points
+
+    values = []
+    for key in ["1", "2", "3", "4", "5", "6", "8", "9", "0", "7", "S", "R", "+2", "W", "W+4"]:
+        wild = key.startswith("W")
+        uno_card = parse_uno(key if wild else f"R{key}")
+        label = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}.get(key, key)
+        values.append(
+            {
+                "key": key,
+                "label": label,
+                "points": uno_points(uno_card),
+                "dirt": False,
+                "suited": not wild,
+            }
+        )
+    return {
+        "kind": "uno",
+        "values": values,
+        "suits": [
+            {"key": c, "label": UNO_COLOUR_NAMES[c].capitalize(), "red": False} for c in UNO_COLOURS
+        ],
+        "deck": dict(uno_deck()),
+        "deck_name": "the UNO deck",
+        "scoring": scoring,
+        "dirt": "",
+    }
+
+
+def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """One line saying what a stored hand input reported, in the table's words."""
+
+    def name(pid: Any) -> str:
+        try:
+            return names.get(int(pid), f"player {pid}")
+        except (TypeError, ValueError):
+            return str(pid)
+
+    parts: list[str] = []
+    if hand_input.get("winner") is not None:
+        parts.append(f"{name(hand_input['winner'])} went out")
+    if hand_input.get("suit"):
+        parts[-1:] = [f"{name(hand_input.get('winner'))} claimed {hand_input['suit']}"]
+        surplus = hand_input.get("surplus")
+        if surplus:
+            parts.append("surplus " + " ".join(str(c) for c in surplus))
+        elif hand_input.get("surplus_count"):
+            parts.append(f"{hand_input['surplus_count']} surplus")
+        if hand_input.get("bower_holder") is not None:
+            parts.append(f"bower with {name(hand_input['bower_holder'])}")
+    for row in hand_input.get("results") or []:
+        bits: list[str] = []
+        if row.get("cards") is not None:
+            bits.append(" ".join(str(c) for c in row["cards"]) or "no cards")
+        if row.get("points") is not None:
+            bits.append(f"{row['points']} pts")
+        if row.get("passes"):
+            bits.append(f"{row['passes']} passes")
+        if row.get("cards_left"):
+            bits.append(f"{row['cards_left']} cards left")
+        if bits:
+            parts.append(f"{name(row.get('player'))}: {', '.join(bits)}")
+    return "; ".join(parts)
+
+
+def build_panel(
+    game: Game,
+    state: GameState,
+    names: Mapping[int, str],
+    *,
+    number: int | None = None,
+    entry: Entry | None = None,
+    error: RuleError | None = None,
+    message: str = "",
+    idempotency_key: str | None = None,
+    unlikely: Sequence[Any] = (),
+) -> Panel | None:
+    """The entry panel for the next hand (``number`` None) or for correcting a hand."""
+    ruleset = game.ruleset
+    config = state.config
+    editing = number is not None
+    if editing:
+        assert number is not None
+        hand = state.hands[number - 1]
+        previous = state.hands[number - 2].totals if number > 1 else None
+        dealer = hand.dealer
+        facts: Mapping[str, Any] = hand.extras
+        action = fast_reverse("game_hand_edit", [game.pk, number])
+        if entry is None:
+            entry = Entry.from_input(hand.input)
+    else:
+        if state.next_hand is None:
+            return None
+        facts = state.next_hand
+        number = int(facts["number"])
+        dealer = int(facts["dealer"])
+        previous = state.hands[-1].totals if state.hands else None
+        action = fast_reverse("game_hand_new", [game.pk])
+        entry = entry or Entry()
+    players = [
+        PanelPlayer(
+            id=p,
+            name=names[p],
+            dealer=p == dealer,
+            entry=entry.for_player(p),
+            score=int(state.scores.get(p, 0)),
+        )
+        for p in config.players
+    ]
+    panel = Panel(
+        mode="edit" if editing else "new",
+        number=number,
+        action=action,
+        preview_url=fast_reverse("game_hand_preview", [game.pk]),
+        template=RULESET_ENTRY_TEMPLATES[ruleset],
+        ruleset=ruleset,
+        dealer=names.get(dealer, "?"),
+        players=players,
+        entry=entry,
+        idempotency_key=idempotency_key or uuid.uuid4().hex,
+    )
+    if editing:
+        panel.history = [
+            {
+                "revision": rev.revision,
+                "action": rev.get_action_display(),
+                "user": revision_author(rev),
+                "at": rev.created_at,
+                "summary": describe_input(rev.input, names),
+            }
+            for rev in hand_history(game, number)
+        ]
+    if ruleset == "dirt":
+        panel.dirt_rank = str(facts.get("dirt_rank", ""))
+    if ruleset in ("dirt", "dirty-uno"):
+        panel.pad = _pad_config(ruleset, state, panel.dirt_rank)
+        panel.scoring = str(panel.pad["scoring"])
+        panel.reminder = (
+            str(state.next_hand.get("reminder", ""))
+            if (ruleset == "dirty-uno" and state.next_hand)
+            else ""
+        )
+    if ruleset == "damn-you":
+        start = int(state.extras.get("starting_chips", 20))
+        if editing:
+            antes = {int(a["player"]): int(a["paid"]) for a in facts.get("ante") or []}
+        else:
+            antes = {int(a["player"]): int(a["amount"]) for a in facts.get("ante") or []}
+        dealt = {int(d["player"]): int(d["cards"]) for d in facts.get("deal") or []}
+        short = {int(p) for p in facts.get("short") or []}
+        for row in players:
+            row.chips = int(previous[row.id]) if previous else start
+            row.ante = antes.get(row.id, 0)
+            row.cap = row.chips - row.ante
+            row.dealt = dealt.get(row.id, 0)
+            row.short = row.id in short
+        panel.pot_start = sum(antes.values())
+        if not editing:
+            panel.storage_key = f"sk:passes:{game.pk}:{number}"
+    if ruleset == "dirty-deals":
+        from games.dirty_deals import BOWER, RANKS_IN_PLAY
+
+        panel.bowers = dict(BOWER)
+        panel.suits = [
+            {
+                "key": s,
+                "symbol": SUIT_SYMBOLS[s],
+                "red": s in RED_SUITS,
+                "name": {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}[s],
+                "bower": BOWER[s],
+                "cards": [{"code": f"{r}{s}", "rank": r} for r in RANKS_IN_PLAY],
+            }
+            for s in SUITS
+        ]
+    if error is not None:
+        from scorekeeper.web.entry_checks import place_problems
+
+        placed = panel.problems = place_problems(ruleset, error, names, config.players)
+        panel.errors.extend(shown.text for shown in placed.summary)
+        for part, texts in placed.by_field.items():
+            panel.field_errors[part] = " ".join(texts)
+        for row in players:
+            row.problems = placed.by_player.get(row.id, [])
+            row.error = " ".join(row.problems)
+    if unlikely:
+        from scorekeeper.web.entry_checks import question_for
+
+        panel.question = question_for(ruleset, list(unlikely), names, entry)
+    if message:
+        panel.errors.append(message)
+    return panel

@@ -1,0 +1,181 @@
+/* scorekeeper — live updates of the sheet through the events server.
+ *
+ * The sheet's poller (#sheet-poller) carries the URL of its game's event stream
+ * (data-events: a signed, expiring ticket) and the version it shows (data-version).
+ * While the stream is open the every-2-s poll is held back; an event says which
+ * version the game is at and from which hand its sheet changed ({"v": 8, "from": 7}),
+ * and this file asks the usual live/ URL for just those rows (&from=7&to=8), merges
+ * them into the grid, and lets htmx swap the rest (banner, scoreboard, panel…).
+ * A gap in the versions (a missed event), an event without "from" or a stream that
+ * cannot open: the whole sheet is asked for, or the poll simply goes on as before.
+ * Like the poll, the stream stops when the game is over, the page hidden or offline
+ * (offline-sheet.js's rules hold our requests too), and starts again on return.
+ */
+(function () {
+  "use strict";
+
+  if (!window.EventSource) return;   // the poll does the work
+
+  var source = null, sourceGame = "", failedUrl = "", streaming = false;
+  var pending = {}, busy = false, lastHeard = 0;
+  // The server sends a "ping" every 25 s: a stream silent for this long is dead.
+  var SILENT_MS = 70000;
+
+  function poller() { return document.getElementById("sheet-poller"); }
+
+  function shownVersion() {
+    var p = poller();
+    return p ? parseInt(p.dataset.version, 10) || 0 : 0;
+  }
+
+  function mark(state) { document.documentElement.setAttribute("data-live", state); }
+
+  function close() {
+    if (source) source.close();
+    source = null;
+    streaming = false;
+  }
+
+  function connect() {
+    var p = poller();
+    var sheet = document.getElementById("sheet");
+    var game = sheet ? sheet.dataset.game || "" : "";
+    var url = p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
+    if (!url) { if (source) { close(); mark("off"); } return; }
+    if (source && source.readyState !== EventSource.CLOSED && sourceGame === game) return;
+    if (url === failedUrl) return;   // refused: poll until the sheet brings a new ticket
+    close();
+    sourceGame = game;
+    var stream = new EventSource(url);
+    source = stream;
+    stream.addEventListener("open", function () {
+      if (stream !== source) return;
+      streaming = true;
+      lastHeard = Date.now();
+      failedUrl = "";
+      mark("events");
+      refresh();   // what changed between the page and the stream
+    });
+    stream.addEventListener("change", function (e) {
+      if (stream !== source) return;
+      lastHeard = Date.now();
+      onChange(e.data);
+    });
+    stream.addEventListener("ping", function () { lastHeard = Date.now(); });
+    stream.addEventListener("error", function () {
+      if (stream !== source) return;
+      streaming = false;   // the poll takes over until the stream is back
+      mark("poll");
+      if (stream.readyState === EventSource.CLOSED) {
+        failedUrl = url;
+        source = null;
+      }
+    });
+  }
+
+  function refresh() {
+    var p = poller();
+    if (p && window.htmx) window.htmx.trigger(p, "sk-refresh");
+  }
+
+  function onChange(data) {
+    var change;
+    try { change = JSON.parse(data); } catch (e) { return; }
+    if (typeof change.v !== "number") pending.whole = true;
+    else pending[change.v] = typeof change.from === "number" ? change.from : null;
+    ask();
+  }
+
+  // One request at a time: events arriving meanwhile are asked for after it.
+  function ask() {
+    var p = poller();
+    if (busy || !p || !window.htmx) return;
+    var shown = shownVersion(), latest = shown, whole = !!pending.whole, from = Infinity;
+    Object.keys(pending).forEach(function (k) { if (k !== "whole") latest = Math.max(latest, +k); });
+    if (!whole && latest <= shown) { pending = {}; return; }
+    for (var v = shown + 1; v <= latest && !whole; v++) {
+      if (typeof pending[v] !== "number") whole = true;
+      else from = Math.min(from, pending[v]);
+    }
+    pending = {};
+    var url = p.getAttribute("hx-get") + "&sse=1";
+    if (!whole) url += "&from=" + from + "&to=" + latest;
+    busy = true;
+    var done = function () { busy = false; ask(); };
+    window.htmx.ajax("GET", url, { source: p, swap: "none" }).then(done, done);
+  }
+
+  // While the stream is open, the poller's timer asks nothing (its sk-refresh, sent on
+  // a return to the page, and our own requests still go).
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (!streaming || !elt || elt.id !== "sheet-poller") return;
+    var config = e.detail.requestConfig || {};
+    if (!config.triggeringEvent && String(config.path || "").indexOf("sse=1") < 0) e.preventDefault();
+  });
+
+  // ---- the changed rows, into the grid ------------------------------------------------
+
+  function merge(holder) {
+    var grid = document.getElementById("sheet-grid");
+    var template = holder.querySelector("template");
+    var fresh = template && template.content.querySelector("#sheet-grid");
+    var body = grid && grid.querySelector(".score-grid tbody");
+    var freshBody = fresh && fresh.querySelector(".score-grid tbody");
+    if (!body || !freshBody) { pending.whole = true; return; }
+    var from = +holder.dataset.from, first = +holder.dataset.first, total = +holder.dataset.total;
+    // Drop the rows from the changed hand on, and those now before the first one shown
+    // (a divider row goes with the hand row before it).
+    var drop = false;
+    Array.prototype.slice.call(body.rows).forEach(function (tr) {
+      if (tr.classList.contains("hand-row")) {
+        var n = +tr.dataset.hand;
+        drop = n >= from || n < first;
+      } else if (!tr.classList.contains("divider")) {
+        drop = true;   // "No hands yet."
+      }
+      if (drop) tr.remove();
+    });
+    Array.prototype.slice.call(freshBody.rows).forEach(function (tr) {
+      if (total > 0 && !tr.classList.contains("hand-row") && !tr.classList.contains("divider")) return;
+      body.appendChild(document.importNode(tr, true));
+    });
+    var scroller = grid.querySelector(".grid-scroll");
+    var left = scroller ? scroller.scrollLeft : 0;
+    var next = document.importNode(fresh, true);
+    var slot = next.querySelector(".score-grid tbody");
+    slot.parentNode.replaceChild(body, slot);
+    grid.parentNode.replaceChild(next, grid);
+    var newScroller = next.querySelector(".grid-scroll");
+    if (newScroller) newScroller.scrollLeft = left;
+    window.htmx.process(next);
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    if (!target || target.id !== "sheet-grid-delta") return;
+    e.detail.shouldSwap = false;   // the empty holder stays; only the grid changes
+    var fragment = e.detail.fragment;
+    var holder = fragment && (fragment.id === "sheet-grid-delta" ? fragment : fragment.querySelector("#sheet-grid-delta"));
+    if (holder) merge(holder);
+  });
+
+  // ---- when to stream ---------------------------------------------------------------
+
+  window.setInterval(function () {
+    if (streaming && Date.now() - lastHeard > SILENT_MS) {
+      close();   // the network dropped it without a word: poll, and open a new one
+      mark("poll");
+      connect();
+    }
+  }, 15000);
+
+  document.addEventListener("DOMContentLoaded", connect);
+  document.addEventListener("htmx:afterSettle", connect);
+  document.addEventListener("htmx:oobAfterSwap", connect);
+  document.addEventListener("visibilitychange", connect);
+  window.addEventListener("online", connect);
+  window.addEventListener("offline", function () { close(); mark("off"); });
+  window.addEventListener("pagehide", function () { close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) connect(); });
+})();

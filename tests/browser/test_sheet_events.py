@@ -1,0 +1,92 @@
+"""Two phones at 360 px on one sheet, through the events server (uvicorn in a thread):
+the watching phone holds an open event stream instead of polling, and a hand saved on
+the other shows on it without a reload, fetched as the changed rows only."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from scorekeeper.models import Player
+from scorekeeper.services.games import game_create, hand_record
+from tests.browser.sheet_ui import watch
+from tests.scorekeeper.events_server import events_server
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def events(settings: Any) -> Iterator[str]:
+    with events_server() as (base, _app):
+        settings.LIVE_EVENTS_URL = f"{base}/events/"
+        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
+        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
+        settings.CONTENT_SECURITY_POLICY = policy
+        yield base
+
+
+def second_phone(browser: Any, live_server: Any) -> Any:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
+        has_touch=True,
+    )  # fmt: skip
+    context.set_default_timeout(30_000)  # a loaded machine: generous
+    other = context.new_page()
+    other.goto(f"{live_server.url}/accounts/login/")
+    other.fill("#id_username", "ana")
+    other.fill("#id_password", "table-talk-42")
+    other.click("button[type=submit]")
+    other.wait_for_url(f"{live_server.url}/")
+    return other
+
+
+def test_a_hand_reaches_the_other_phone_through_the_event_stream(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    first.set_default_timeout(30_000)
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
+    game = game_create(
+        owner=owner,
+        ruleset="screw-your-neighbour",
+        players=[ana.pk, bo.pk, cy.pk],
+        options={"target_wins": 0},
+    )
+    for _ in range(3):
+        hand_record(game=game, user=owner, hand_input={"winner": bo.pk})
+    url = f"{live_server.url}/games/{game.pk}/"
+    second = second_phone(browser, live_server)
+    problems = watch(second)
+    asked: list[str] = []
+    second.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
+    first.goto(url)
+    second.goto(url)
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    expect(second.locator(".hand-row")).to_have_count(3)
+
+    # While the stream is open, the phone does not poll every 2 s.
+    second.wait_for_timeout(4500)
+    timed = [u for u in asked if "sse=1" not in u]
+    assert len(timed) <= 1, timed  # at most the catch-up when the stream opened
+
+    first.locator("#entry .winner-button").filter(has_text="Cy").click()
+    expect(first.locator(".hand-row[data-hand='4']")).to_be_visible()
+    expect(second.locator(".hand-row[data-hand='4']")).to_be_visible(timeout=15_000)
+    expect(second.locator(".hand-row")).to_have_count(4)
+    expect(second.locator(".hand-row[data-hand='4'] td").nth(2)).to_contain_text("✓")
+    expect(second.locator("#sheet-notice")).to_contain_text("Hand 4 was saved on another phone")
+    # The tap-to-correct links of the merged rows work as before.
+    second.locator(".hand-row[data-hand='4'] .hand-col a").click()
+    expect(second.locator("#entry-heading")).to_contain_text("Correct hand 4")
+    assert any("sse=1" in u for u in asked), asked
+    assert second.evaluate("document.documentElement.scrollWidth") <= 360
+    assert problems == []
+    second.context.close()

@@ -1,0 +1,98 @@
+"""A real events server (uvicorn, ``scorekeeper.live.asgi``) in a thread of the test
+process, on this worktree's port range, for the endpoint and browser tests."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import uvicorn
+
+from scorekeeper.live.asgi import EventsApp
+
+PORTS = range(8310, 8340)
+
+
+def _free_port() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or "0"
+    start = (int(worker) * 7) % len(PORTS) if worker.isdigit() else 0
+    for offset in range(len(PORTS)):
+        port = PORTS[(start + offset) % len(PORTS)]
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 8310-8339")
+
+
+@contextlib.contextmanager
+def events_server(
+    *, heartbeat: float = 25.0, max_per_address: int | None = None
+) -> Iterator[tuple[str, EventsApp]]:
+    """``(base URL, app)``; the server stops (its streams cut) on leaving."""
+    app = EventsApp(heartbeat=heartbeat, max_per_address=max_per_address)
+    port = _free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the events server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        app.close_streams_threadsafe()
+        time.sleep(0.1)
+        server.should_exit = True
+        thread.join(10)
+
+
+class Stream:
+    """An open event stream, read line by line (the standard library only)."""
+
+    def __init__(self, base: str, path: str, timeout: float = 10.0) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+
+    def event(self, timeout: float = 10.0) -> dict[str, str]:
+        """The next event's fields (comments and heartbeats skipped)."""
+        deadline = time.monotonic() + timeout
+        fields: dict[str, str] = {}
+        while time.monotonic() < deadline:
+            line = self.response.fp.readline().decode()
+            if not line:
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if not line:
+                if "data" in fields and fields.get("event") != "ping":
+                    return fields
+                fields = {}
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            fields[name] = value.removeprefix(" ")
+        raise TimeoutError("no event")
+
+    def close(self) -> None:
+        self.connection.close()

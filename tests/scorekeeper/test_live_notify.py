@@ -1,0 +1,130 @@
+"""On PostgreSQL a write announces itself with NOTIFY in its own transaction: a listener
+hears it once the write commits, and never when it rolls back; the events server's
+LISTEN loop hands it to the game's subscribers.
+
+    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_live_notify.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+
+from scorekeeper.live import CHANNEL
+from scorekeeper.live.hub import Hub
+from scorekeeper.live.sources import conninfo, deliver, listen
+from scorekeeper.models import Game
+from scorekeeper.services.games import game_delete, hand_record, hand_replace, hand_undo
+from scorekeeper.services.invites import invite_create, invite_revoke
+from tests import aio
+from tests.scorekeeper.factories import make_game, make_players
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(
+        "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+        reason="needs PostgreSQL: set DATABASE_URL=postgres://… (or use with-postgres.sh)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def heard(listener: psycopg.Connection, timeout: float = 1.0) -> list[str]:
+    return [n.payload for n in listener.notifies(timeout=timeout, stop_after=10)]
+
+
+@pytest.fixture
+def listener() -> psycopg.Connection:
+    conn = psycopg.connect(conninfo(connection.settings_dict), autocommit=True)
+    conn.execute(f"LISTEN {CHANNEL}")
+    yield conn
+    conn.close()
+
+
+def test_every_write_is_heard_on_commit(listener: psycopg.Connection, user: User) -> None:
+    a, b, c = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    heard(listener, timeout=0.3)  # its creation
+    v = Game.objects.get(pk=game.pk).version
+    hand_record(game=game, user=user, hand_input={"winner": b.pk})
+    hand_record(game=game, user=user, hand_input={"winner": c.pk})
+    hand_replace(game=game, number=1, user=user, hand_input={"winner": a.pk})
+    hand_undo(game=game, number=2, user=user)
+    game_delete(game=game, user=user)
+    g = game.pk
+    assert heard(listener) == [
+        f"{g} {v + 1} 1",
+        f"{g} {v + 2} 2",
+        f"{g} {v + 3} 1",
+        f"{g} {v + 4} 2",
+        f"{g} - -",
+    ]
+
+
+def test_a_revoked_link_is_heard_and_ends_its_guests_streams(
+    listener: psycopg.Connection, user: User
+) -> None:
+    a, b, c = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    link = invite_create(game=game, user=user, role="score")
+    heard(listener, timeout=0.3)  # its creation
+    invite_revoke(invite=link, user=user)
+    invite_revoke(invite=link, user=user)  # again: nothing more to say
+    payloads = heard(listener)
+    assert payloads == [f"revoked {game.pk} {link.pk}"]
+    hub = Hub()
+    guest, owner = hub.subscribe(game.pk, link.pk), hub.subscribe(game.pk)
+    assert deliver(hub, payloads[0]) == 1
+    assert guest.queue.qsize() == 2  # told to resync, then ended
+    assert owner.queue.empty()
+
+
+def test_nothing_is_heard_of_a_write_rolled_back(listener: psycopg.Connection, user: User) -> None:
+    a, b, c = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    heard(listener, timeout=0.3)  # its creation
+    before_commit: list[str] = []
+
+    def fail_after_the_write() -> None:
+        with transaction.atomic():
+            hand_record(game=game, user=user, hand_input={"winner": b.pk})
+            before_commit.extend(heard(listener, timeout=0.5))
+            raise RuntimeError("the request failed after the write")
+
+    with pytest.raises(RuntimeError):
+        fail_after_the_write()
+    assert before_commit == []  # not before the commit either
+    assert heard(listener) == []
+    assert Game.objects.get(pk=game.pk).hand_count == 0
+
+
+def test_the_listen_loop_hands_a_change_to_the_games_subscribers(user: User) -> None:
+    a, b, c = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    dsn = conninfo(connection.settings_dict)
+
+    def write() -> None:
+        hand_record(game=game, user=user, hand_input={"winner": b.pk})
+        connection.close()
+
+    async def run() -> bytes | None:
+        hub = Hub()
+        phone, other = hub.subscribe(game.pk), hub.subscribe(game.pk + 1)
+        ready = asyncio.Event()
+        task = asyncio.create_task(listen(hub, dsn, ready))
+        await asyncio.wait_for(ready.wait(), 10)
+        await asyncio.to_thread(write)
+        got = await phone.next(10)
+        assert other.queue.empty()
+        task.cancel()
+        return got
+
+    version = Game.objects.get(pk=game.pk).version + 1
+    assert aio.run(run()) == (
+        f'event: change\nid: {version}\ndata: {{"v":{version},"from":1}}\n\n'.encode()
+    )

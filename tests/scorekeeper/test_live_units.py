@@ -1,0 +1,173 @@
+"""Live updates, the parts without a server: the capability a sheet hands its phone,
+the hub that fans a change out to a game's streams, and the NOTIFY payload."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.core import signing
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.live import capability, notify
+from scorekeeper.live.hub import HEARTBEAT, QUEUE_LIMIT, RESYNC, Hub, encode
+from scorekeeper.live.sources import deliver
+from tests import aio
+
+# -- the capability ----------------------------------------------------------------------
+
+
+def test_a_capability_names_its_game_and_viewer() -> None:
+    token = capability.issue(42, "watch")
+    assert capability.check(token) == capability.Capability(game=42, kind="watch")
+
+
+def test_a_guests_capability_names_their_link() -> None:
+    token = capability.issue(42, "score", invite=7)
+    assert capability.check(token) == capability.Capability(game=42, kind="score", invite=7)
+    # A link id that is not a positive whole number grants nothing, signed or not.
+    for bad in (0, -1, "7", None, 1.5):
+        forged = signing.dumps([42, "score", bad], salt=capability.SALT, compress=False)
+        assert capability.check(forged) is None
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["", "nonsense", "42:watch", "x" * 300],
+)
+def test_garbage_grants_nothing(token: str) -> None:
+    assert capability.check(token) is None
+
+
+def test_an_altered_capability_grants_nothing() -> None:
+    token = capability.issue(42, "watch")
+    other = capability.issue(43, "watch")
+    forged = other.split(":")[0] + ":" + ":".join(token.split(":")[1:])
+    assert capability.check(forged) is None
+    assert capability.check(token[:-2] + ("AA" if token[-2:] != "AA" else "BB")) is None
+
+
+def test_a_capability_signed_for_something_else_grants_nothing() -> None:
+    """A value signed with the same key for another purpose (another salt) is refused."""
+    assert capability.check(signing.dumps([42, "watch"], compress=False)) is None
+    assert capability.check(signing.dumps([42, "admin"], salt=capability.SALT)) is None
+    assert capability.check(signing.dumps(["42", "watch"], salt=capability.SALT)) is None
+
+
+def test_a_capability_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    token = capability.issue(7, "score")
+    later = time.time() + capability.MAX_AGE + 5
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert capability.check(token) is None
+
+
+def test_an_unknown_viewer_kind_is_a_bug() -> None:
+    with pytest.raises(ValueError, match="viewer kind"):
+        capability.issue(1, "god")
+
+
+@given(st.integers(min_value=1, max_value=2**53), st.sampled_from(capability.KINDS))
+def test_every_capability_round_trips(game: int, kind: str) -> None:
+    assert capability.check(capability.issue(game, kind)) == capability.Capability(game, kind)
+
+
+# -- the NOTIFY payload ------------------------------------------------------------------
+
+
+@given(
+    st.integers(min_value=1, max_value=2**53),
+    st.none() | st.integers(min_value=0, max_value=2**31),
+    st.none() | st.integers(min_value=1, max_value=10_000),
+)
+def test_a_payload_round_trips(game: int, version: int | None, first: int | None) -> None:
+    assert notify.parse(notify.payload(game, version, first)) == (game, version, first)
+
+
+@pytest.mark.parametrize("text", ["", "1 2", "a b c", "- 1 2", "1 2 3 4"])
+def test_a_malformed_payload_is_ignored(text: str) -> None:
+    assert notify.parse(text) is None
+    assert deliver(Hub(), text) == 0
+
+
+# -- the hub -----------------------------------------------------------------------------
+
+
+def drain(subscriber: object) -> list[bytes | None]:
+    queue = subscriber.queue  # type: ignore[attr-defined]
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
+def test_a_change_reaches_every_stream_of_its_game_and_no_other() -> None:
+    hub = Hub()
+    phones = [hub.subscribe(1) for _ in range(4)]
+    elsewhere = hub.subscribe(2)
+    assert len(hub) == 5
+    assert deliver(hub, notify.payload(1, 8, 7)) == 4
+    for phone in phones:
+        assert drain(phone) == [b'event: change\nid: 8\ndata: {"v":8,"from":7}\n\n']
+    assert drain(elsewhere) == []
+
+
+def test_a_closed_stream_hears_nothing_more() -> None:
+    hub = Hub()
+    phone, other = hub.subscribe(1), hub.subscribe(1)
+    hub.unsubscribe(phone)
+    hub.unsubscribe(phone)  # twice: harmless
+    assert hub.publish(1, encode(3, 3)) == 1
+    assert drain(phone) == []
+    hub.unsubscribe(other)
+    assert hub.games() == []
+    assert len(hub) == 0
+    assert hub.publish(1, encode(4, 4)) == 0
+
+
+def test_revoking_a_link_ends_its_guests_streams_only() -> None:
+    hub = Hub()
+    owner = hub.subscribe(5)
+    guest, other_guest = hub.subscribe(5, invite=70), hub.subscribe(5, invite=71)
+    elsewhere = hub.subscribe(6, invite=72)  # another game's link: untouched
+    assert hub.invites() == {70: 5, 71: 5, 72: 6}
+    assert hub.revoke(5, 70) == 1
+    assert guest.queue.get_nowait() == RESYNC  # its page asks for the sheet: a 404 now
+    assert guest.queue.get_nowait() is None  # and the stream ends
+    for untouched in (owner, other_guest, elsewhere):
+        assert untouched.queue.empty()
+    assert deliver(hub, notify.revoked_payload(5, 71)) == 1
+    assert other_guest.queue.get_nowait() == RESYNC
+    assert notify.parse_revoked("revoked 5 x") is None
+    assert notify.parse("revoked 5 71") is None  # never taken for a change
+
+
+def test_a_deleted_game_and_a_resync_say_so() -> None:
+    hub = Hub()
+    phone = hub.subscribe(5)
+    deliver(hub, notify.payload(5, None, None))
+    assert drain(phone) == [b'event: change\ndata: {"v":null,"from":null}\n\n'] == [RESYNC]
+    assert hub.broadcast(RESYNC) == 1
+
+
+def test_a_phone_that_does_not_read_is_told_to_resync_not_buffered() -> None:
+    hub = Hub()
+    phone = hub.subscribe(1)
+    for version in range(QUEUE_LIMIT * 3):
+        hub.publish(1, encode(version, 1))
+    assert phone.queue.qsize() <= QUEUE_LIMIT
+    assert RESYNC in drain(phone)
+
+
+def test_silence_is_a_heartbeat_and_close_ends_the_stream() -> None:
+    async def run() -> list[bytes | None]:
+        hub = Hub()
+        phone = hub.subscribe(1)
+        got = [await phone.next(0.01)]
+        hub.publish(1, encode(2, 2))
+        got.append(await phone.next(5))
+        hub.close_all()
+        got.append(await phone.next(5))
+        return got
+
+    assert aio.run(run()) == [HEARTBEAT, encode(2, 2), None]
