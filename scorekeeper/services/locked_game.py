@@ -1,0 +1,167 @@
+"""A game locked for a write, and its state from the stored outcomes of its last hands.
+
+Every write locks the game row first (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite takes
+its write lock at ``BEGIN IMMEDIATE``) and reads only what does not grow with the game's
+length: the game, its seats and the last hand's stored outcome. After the write,
+:func:`sync_derived` stores what league queries need and tells the watching phones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
+
+from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
+from scorekeeper.live import notify as live
+from scorekeeper.models import Game, GameStatus, Guest, Hand, Seat
+from scorekeeper.selectors.game_rows import last_hand, locked_game_seats
+from scorekeeper.selectors.games import (
+    can_change_game,
+    derived_of,
+    game_config,
+    seat_results,
+    stored_outcome,
+)
+from scorekeeper.selectors.invites import guest_may_change
+from scorekeeper.services import stats
+from scorekeeper.validation import MAX_ID
+
+
+def refetch(game: Game, *, lock: bool = False) -> Game:
+    qs = Game.objects.select_for_update() if lock else Game.objects.all()
+    fresh = qs.get(pk=game.pk)
+    prefetch_related_objects([fresh], "seats__player", "hands")
+    return fresh
+
+
+@dataclass(frozen=True)
+class LockedGame:
+    """A game locked for a write, with what every write needs and nothing that grows
+    with the game's length: its seats, configuration and rules."""
+
+    game: Game
+    seats: list[Seat]
+    config: GameConfig
+    rules: Ruleset
+
+
+def lock_game(game: Game, user: User | None, guest: Guest | None = None) -> LockedGame:
+    """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
+    the game alone: a game always has seats)."""
+    if not 1 <= int(game.pk) <= MAX_ID:
+        raise Game.DoesNotExist(f"There is no game {game.pk}.")
+    found = locked_game_seats(int(game.pk))
+    if found is None:
+        raise Game.DoesNotExist(f"There is no game {game.pk}.")
+    locked, seats = found
+    check_may_change(user, locked, guest)
+    return LockedGame(locked, seats, game_config(locked, seats), get_ruleset(locked.ruleset))
+
+
+def outcomes_from(at: LockedGame, first: int) -> list[HandOutcome]:
+    """The stored outcomes of hands ``first`` onwards. Where a hand has none (a game
+    imported from a file, or stored before outcomes were), the game is folded once and
+    every hand's outcome stored, so later writes find them."""
+    hands = list(Hand.objects.filter(game=at.game, number__gte=first).order_by("number"))
+    outcomes = [stored_outcome(h) for h in hands]
+    known = [o for o in outcomes if o is not None]
+    if len(known) == len(hands):
+        return known
+    every = list(Hand.objects.filter(game=at.game).order_by("number"))
+    state = at.rules.play(at.config, [h.input for h in every])
+    for hand, outcome in zip(every, state.hands, strict=True):
+        hand.derived = derived_of(outcome)
+    Hand.objects.bulk_update(every, ["derived"], batch_size=500)
+    return [o for o in state.hands if o.number >= first]
+
+
+def state_after(at: LockedGame, number: int, *, closed: bool = False) -> GameState:
+    """The game's state after hand ``number`` (0: before any hand), from that hand's
+    stored outcome alone."""
+    last = outcomes_from(at, number)[:1] if number > 0 else []
+    return at.rules.resume(at.config, last, closed=closed)
+
+
+def current_state(at: LockedGame) -> GameState:
+    """The game's state now, from its last hand's stored outcome alone."""
+    last = last_hand(at.game)
+    if last is None:
+        return at.rules.resume(at.config, [], closed=at.game.closed)
+    outcome = stored_outcome(last)
+    kept = [outcome] if outcome is not None else outcomes_from(at, last.number)
+    return at.rules.resume(at.config, kept, closed=at.game.closed)
+
+
+def check_may_change(user: User | None, game: Game, guest: Guest | None = None) -> None:
+    if guest is not None:
+        # Read under the game's lock: a link revoked a moment ago already refuses.
+        if not guest_may_change(guest, game):
+            raise PermissionDenied("This link no longer lets you change the game.")
+        return
+    if user is not None and not can_change_game(user, game):
+        raise PermissionDenied("Only the game's owner and members of its league may change it.")
+
+
+def sync_derived(
+    game: Game,
+    state: GameState,
+    seats: Sequence[Seat] | None = None,
+    *,
+    was_finished: bool,
+    first_changed: int | None = None,
+) -> None:
+    """Store what league queries need from the engine's state, bump the version and tell
+    the phones watching (on commit). ``seats`` are the game's seats when the caller has
+    them already; ``first_changed`` the first hand whose row on the sheet changed (none:
+    no row did, as when a game is closed or reopened)."""
+    game.status = GameStatus.FINISHED if state.finished else GameStatus.IN_PROGRESS
+    if state.finished and game.finished_at is None:
+        game.finished_at = timezone.now()
+    elif not state.finished:
+        game.finished_at = None
+    game.hand_count = state.hands[-1].number if state.hands else 0
+    game.version += 1
+    game.save(
+        update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+    )
+    live.game_changed(
+        game.pk, game.version, first_changed if first_changed else game.hand_count + 1
+    )
+    results = seat_results(state)
+    changed = []
+    for seat in Seat.objects.filter(game=game) if seats is None else seats:
+        result = results[seat.player_id]
+        if (seat.score, seat.place, seat.won) != (result.score, result.place, result.won):
+            seat.score, seat.place, seat.won = result.score, result.place, result.won
+            changed.append(seat)
+    _save_seat_results(changed)
+    stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
+
+
+def _save_seat_results(seats: Sequence[Seat]) -> None:
+    """Write the seats' derived columns in one statement. On PostgreSQL an
+    ``UPDATE … FROM (VALUES …)``: ``bulk_update`` builds a CASE per column and seat,
+    which costs a hand POST more CPU than the rest of its queries."""
+    if not seats:
+        return
+    if connection.vendor != "postgresql":
+        Seat.objects.bulk_update(seats, ["score", "place", "won"])
+        return
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    rows = ", ".join(["(%s::bigint, %s::integer, %s::integer, %s::boolean)"] * len(seats))
+    params: list[Any] = []
+    for seat in seats:
+        params += [seat.pk, seat.score, seat.place, seat.won]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS s SET score = v.score, place = v.place, won = v.won "
+            f"FROM (VALUES {rows}) AS v(id, score, place, won) WHERE s.id = v.id",
+            params,
+        )
