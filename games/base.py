@@ -1,5 +1,6 @@
-"""Shared mechanics of every game: errors, options, variants, configuration, the shape
-of a folded game state, dealer rotation and ranking with shared places.
+"""The base of every game: :class:`Ruleset` (metadata, configuration checks and the fold
+of the hands) and the helpers the games' modules share. The configuration's shapes live
+in :mod:`games.config`, the folded state's in :mod:`games.state`; both are re-exported here.
 
 A game's module subclasses :class:`Ruleset` and implements :meth:`Ruleset.play`, which
 folds the stored hand inputs (plain JSON-like dicts, exactly what the table reported)
@@ -11,11 +12,12 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from games.config import GameConfig, Option, Variant
 from games.errors import CardError, Problem, RuleError
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
+from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
 
 JSON = Any
 T = TypeVar("T")
@@ -23,284 +25,20 @@ T = TypeVar("T")
 __all__ = [
     "MAX_DIGITS",
     "CardError",
+    "GameConfig",
+    "GameState",
+    "HandOutcome",
+    "Option",
+    "Placement",
     "Problem",
     "RuleError",
+    "StandingRow",
+    "Variant",
     "as_count",
     "as_player_id",
+    "rank_competition",
     "whole_number",
 ]
-
-
-@dataclass(frozen=True)
-class Variant:
-    slug: str
-    name: str
-    hands: int | None
-    description: str = ""
-
-    def as_dict(self) -> dict[str, JSON]:
-        return {
-            "slug": self.slug,
-            "name": self.name,
-            "hands": self.hands,
-            "description": self.description,
-        }
-
-
-@dataclass(frozen=True)
-class Option:
-    """A house-rule option. ``choices`` lists the accepted values; an integer option with
-    a wide range lists suggested values and bounds the rest with ``minimum``/``maximum``."""
-
-    name: str
-    label: str
-    default: int | str | None
-    choices: tuple[int | str, ...]
-    help: str
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def as_dict(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {
-            "default": self.default,
-            "choices": list(self.choices),
-            "label": self.label,
-            "help": self.help,
-        }
-        if self.minimum is not None:
-            data["min"] = self.minimum
-            data["max"] = self.maximum
-        return data
-
-    def clean(self, value: object) -> int | str:
-        if self.minimum is not None:
-            number = whole_number(value)
-            if number is None:
-                raise RuleError(f"{self.name}: must be a whole number", "options")
-            assert self.maximum is not None
-            if not self.minimum <= number <= self.maximum:
-                raise RuleError(
-                    f"{self.name}: must be between {self.minimum} and {self.maximum}", "options"
-                )
-            return number
-        for choice in self.choices:
-            if value == choice or (
-                isinstance(choice, int)
-                and not isinstance(value, bool)
-                and str(value) == str(choice)
-            ):
-                return choice
-        allowed = ", ".join(str(c) for c in self.choices)
-        raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything fixed when a game starts. Players are ids in clockwise seat order."""
-
-    ruleset: str
-    players: tuple[int, ...]
-    variant: str | None
-    options: Mapping[str, JSON]
-    teams: tuple[tuple[int, ...], ...] | None = None
-    first_dealer: int | None = None
-
-    @property
-    def dealer_seat0(self) -> int:
-        return self.players.index(self.first_dealer) if self.first_dealer is not None else 0
-
-    def dealer_for(self, number: int) -> int:
-        """The dealer of hand ``number`` (1-based): the deal moves one seat clockwise a hand."""
-        return self.players[(self.dealer_seat0 + number - 1) % len(self.players)]
-
-    def seat_of(self, player: int) -> int:
-        return self.players.index(player)
-
-    def left_of(self, player: int, steps: int = 1) -> int:
-        """The player ``steps`` seats clockwise (to the left) of ``player``."""
-        return self.players[(self.seat_of(player) + steps) % len(self.players)]
-
-    def team_of(self, player: int) -> int | None:
-        if not self.teams:
-            return None
-        for index, team in enumerate(self.teams):
-            if player in team:
-                return index
-        return None
-
-    def as_dict(self) -> dict[str, JSON]:
-        return {
-            "ruleset": self.ruleset,
-            "players": list(self.players),
-            "variant": self.variant,
-            "options": dict(self.options),
-            "teams": [list(t) for t in self.teams] if self.teams else None,
-            "first_dealer": self.first_dealer,
-        }
-
-
-@dataclass(frozen=True, init=False)
-class HandOutcome:
-    """One folded hand. ``input`` is the normalised input (what is stored); ``points`` is
-    what the hand scored per player; ``totals`` the players' scores after it;
-    ``extras`` the game-specific facts (dirt rank, chip movements, rubber…)."""
-
-    number: int
-    dealer: int
-    winner: int | None
-    input: Mapping[str, JSON]
-    points: Mapping[int, int]
-    totals: Mapping[int, int]
-    team_points: tuple[int, ...] | None = None
-    extras: Mapping[str, JSON] = field(default_factory=dict)
-    #: The fold's running state after this hand (JSON-able, player maps as lists in seat
-    #: order): what :meth:`Ruleset.play` continues from, so no earlier hand is replayed.
-    carry: Mapping[str, JSON] = field(default_factory=dict, repr=False)
-
-    def __init__(
-        self,
-        number: int,
-        dealer: int,
-        winner: int | None,
-        input: Mapping[str, JSON],
-        points: Mapping[int, int],
-        totals: Mapping[int, int],
-        team_points: tuple[int, ...] | None = None,
-        extras: Mapping[str, JSON] | None = None,
-        carry: Mapping[str, JSON] | None = None,
-    ) -> None:
-        # Set in one step: a game folds thousands of hands, and the frozen dataclass's
-        # own __init__ (one object.__setattr__ per field) is twice as slow.
-        self.__dict__.update(
-            number=number,
-            dealer=dealer,
-            winner=winner,
-            input=input,
-            points=points,
-            totals=totals,
-            team_points=team_points,
-            extras={} if extras is None else extras,
-            carry={} if carry is None else carry,
-        )
-
-    def to_json(self) -> dict[str, JSON]:
-        """Everything about this hand as JSON (for storage); :meth:`from_json` reads it back."""
-        return {
-            "number": self.number,
-            "dealer": self.dealer,
-            "winner": self.winner,
-            "input": self.input,
-            "points": [[p, n] for p, n in self.points.items()],
-            "totals": [[p, n] for p, n in self.totals.items()],
-            "team_points": list(self.team_points) if self.team_points is not None else None,
-            "extras": self.extras,
-            "carry": self.carry,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> HandOutcome:
-        team_points = data.get("team_points")
-        return cls(
-            number=data["number"],
-            dealer=data["dealer"],
-            winner=data["winner"],
-            input=data["input"],
-            points=dict(data["points"]),
-            totals=dict(data["totals"]),
-            team_points=tuple(team_points) if team_points is not None else None,
-            extras=data["extras"],
-            carry=data["carry"],
-        )
-
-    def as_dict(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {
-            "number": self.number,
-            "dealer": self.dealer,
-            "winner": self.winner,
-            "points": [{"player": p, "points": n} for p, n in self.points.items()],
-            "totals": [{"player": p, "score": n} for p, n in self.totals.items()],
-        }
-        if self.team_points is not None:
-            data["team_points"] = [{"team": i, "points": n} for i, n in enumerate(self.team_points)]
-        data.update(self.extras)
-        return data
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    """A line of the standings: one player, or one team (``team`` set, ``player`` None)."""
-
-    players: tuple[int, ...]
-    score: int
-    rank: int
-    player: int | None = None
-    team: int | None = None
-    extras: Mapping[str, JSON] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, JSON]:
-        data: dict[str, JSON]
-        if self.team is not None:
-            data = {"team": self.team, "players": list(self.players)}
-        else:
-            data = {"player": self.player}
-        data["score"] = self.score
-        data["rank"] = self.rank
-        data.update(self.extras)
-        return data
-
-
-@dataclass(frozen=True)
-class Placement:
-    """A finishing place for leagues: the players of one seat (or team), sharing ties."""
-
-    players: tuple[int, ...]
-    place: int
-    won: bool
-
-
-@dataclass(frozen=True)
-class GameState:
-    """A game folded from its hands."""
-
-    config: GameConfig
-    hands: tuple[HandOutcome, ...]
-    scores: Mapping[int, int]
-    standings: tuple[StandingRow, ...]
-    finished: bool
-    winners: tuple[int, ...]
-    next_hand: Mapping[str, JSON] | None
-    extras: Mapping[str, JSON] = field(default_factory=dict)
-    #: How the game ended: "" while in progress, else e.g. "hands", "target", "early", "closed".
-    ended_by: str = ""
-
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "in_progress"
-
-    def placements(self) -> tuple[Placement, ...]:
-        """The final ranking of seats (or teams), ties sharing a place."""
-        return tuple(
-            Placement(
-                players=row.players, place=row.rank, won=bool(set(row.players) & set(self.winners))
-            )
-            for row in self.standings
-        )
-
-
-def rank_competition(items: Sequence[T], key: Callable[[T], Any]) -> list[tuple[T, int]]:
-    """Sort ``items`` by ``key`` (best first) and give standard competition ranks (1, 1, 3):
-    equal keys share a rank, and the next rank skips the shared places."""
-    ordered = sorted(items, key=key)
-    ranked: list[tuple[T, int]] = []
-    previous: object = object()
-    rank = 0
-    for position, item in enumerate(ordered, start=1):
-        k = key(item)
-        if k != previous:
-            rank = position
-            previous = k
-        ranked.append((item, rank))
-    return ranked
 
 
 class Ruleset(ABC):

@@ -1,0 +1,121 @@
+"""What is fixed when a game starts: its variant, its house-rule options and the
+configuration of seats, teams and first dealer (with the dealer rotation)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.errors import RuleError
+from games.inputs import whole_number
+
+JSON = Any
+
+
+@dataclass(frozen=True)
+class Variant:
+    slug: str
+    name: str
+    hands: int | None
+    description: str = ""
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "hands": self.hands,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house-rule option. ``choices`` lists the accepted values; an integer option with
+    a wide range lists suggested values and bounds the rest with ``minimum``/``maximum``."""
+
+    name: str
+    label: str
+    default: int | str | None
+    choices: tuple[int | str, ...]
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def as_dict(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "default": self.default,
+            "choices": list(self.choices),
+            "label": self.label,
+            "help": self.help,
+        }
+        if self.minimum is not None:
+            data["min"] = self.minimum
+            data["max"] = self.maximum
+        return data
+
+    def clean(self, value: object) -> int | str:
+        if self.minimum is not None:
+            number = whole_number(value)
+            if number is None:
+                raise RuleError(f"{self.name}: must be a whole number", "options")
+            assert self.maximum is not None
+            if not self.minimum <= number <= self.maximum:
+                raise RuleError(
+                    f"{self.name}: must be between {self.minimum} and {self.maximum}", "options"
+                )
+            return number
+        for choice in self.choices:
+            if value == choice or (
+                isinstance(choice, int)
+                and not isinstance(value, bool)
+                and str(value) == str(choice)
+            ):
+                return choice
+        allowed = ", ".join(str(c) for c in self.choices)
+        raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything fixed when a game starts. Players are ids in clockwise seat order."""
+
+    ruleset: str
+    players: tuple[int, ...]
+    variant: str | None
+    options: Mapping[str, JSON]
+    teams: tuple[tuple[int, ...], ...] | None = None
+    first_dealer: int | None = None
+
+    @property
+    def dealer_seat0(self) -> int:
+        return self.players.index(self.first_dealer) if self.first_dealer is not None else 0
+
+    def dealer_for(self, number: int) -> int:
+        """The dealer of hand ``number`` (1-based): the deal moves one seat clockwise a hand."""
+        return self.players[(self.dealer_seat0 + number - 1) % len(self.players)]
+
+    def seat_of(self, player: int) -> int:
+        return self.players.index(player)
+
+    def left_of(self, player: int, steps: int = 1) -> int:
+        """The player ``steps`` seats clockwise (to the left) of ``player``."""
+        return self.players[(self.seat_of(player) + steps) % len(self.players)]
+
+    def team_of(self, player: int) -> int | None:
+        if not self.teams:
+            return None
+        for index, team in enumerate(self.teams):
+            if player in team:
+                return index
+        return None
+
+    def as_dict(self) -> dict[str, JSON]:
+        return {
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "variant": self.variant,
+            "options": dict(self.options),
+            "teams": [list(t) for t in self.teams] if self.teams else None,
+            "first_dealer": self.first_dealer,
+        }
