@@ -6,7 +6,7 @@
  *    it is sent, the server records it once.
  *  - A hand the server refuses (another phone recorded that hand, the game is over…) is
  *    held with the reason until the user re-enters it as the next hand or discards it.
- *  - An entry in progress is kept per game and hand number in sessionStorage: it
+ *  - An entry in progress is kept per game and hand number (offline-drafts.js): it
  *    survives a reload and Back/Forward; one overtaken by another phone is held too.
  *  - The live poll pauses while the page is hidden, offline or sending, and a page
  *    restored from the back/forward cache refreshes at once.
@@ -19,12 +19,12 @@
   var store = window.SKOutbox;
   var game = outbox ? outbox.dataset.game : "";
   var sheetUrl = outbox ? outbox.dataset.sheetUrl : "";
-  var SKIP = { csrfmiddlewaretoken: 1, idempotency_key: 1, number: 1, edit_number: 1 };
+  var drafts = window.SKDrafts;
   var SEND_TIMEOUT_MS = 12000;
   var MAX_DELAY_MS = 60000;
 
   var items = [];          // this game's outbox, in the order saved
-  var storeOk = !!(outbox && store);
+  var storeOk = !!(outbox && store && drafts);
   var pristine = null;     // the entry panel as the server sent it: { html, number }
   var flushing = false;
   var attempt = 0;         // failed sends in a row, for the backoff
@@ -50,81 +50,22 @@
     return panel && panel.dataset.mode === "new" ? panel : null;
   }
 
-  // ---- entries in progress (drafts) --------------------------------------------------
+  // ---- entries in progress (drafts, offline-drafts.js) --------------------------------
 
-  function draftKey(number) { return "sk:draft:" + game + ":" + number; }
-
-  function fieldsOf(form, submitter) {
-    var data;
-    try { data = new FormData(form, submitter || undefined); } catch (e) {
-      data = new FormData(form);
-      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    }
-    var pairs = [];
-    data.forEach(function (value, name) {
-      if (!SKIP[name] && typeof value === "string") pairs.push([name, value]);
-    });
-    return pairs;
-  }
-
-  function isEmpty(pairs) {
-    return !pairs.some(function (p) { return p[1].trim() !== ""; });
-  }
-
-  function readDraft(number) {
-    try {
-      var saved = JSON.parse(window.sessionStorage.getItem(draftKey(number)) || "null");
-      return saved && Array.isArray(saved.fields) ? saved : null;
-    } catch (e) { return null; }
-  }
-
-  function writeDraft(number, pairs) {
-    try {
-      if (!pairs || isEmpty(pairs)) window.sessionStorage.removeItem(draftKey(number));
-      else window.sessionStorage.setItem(draftKey(number), JSON.stringify({ fields: pairs, at: Date.now() }));
-    } catch (e) { /* storage full or refused: the entry lives in the form only */ }
-  }
-
-  function saveDraft(form) {
-    var panel = form.closest("#entry");
-    if (!panel || panel.dataset.mode !== "new") return;
-    writeDraft(panel.dataset.number, fieldsOf(form));
-  }
-
-  /* Put saved values back into a form not yet enhanced by sheet.js. */
-  function fill(form, pairs) {
-    var values = {};
-    pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
-    Array.prototype.forEach.call(form.elements, function (field) {
-      var name = field.name;
-      if (!name || SKIP[name]) return;
-      var type = (field.type || "").toLowerCase();
-      if (type === "submit" || type === "button" || type === "hidden" || type === "file") return;
-      var list = values[name] || [];
-      if (type === "radio" || type === "checkbox") {
-        field.checked = list.indexOf(field.value) >= 0;
-      } else {
-        field.value = list.length ? list.shift() : "";
-      }
-    });
-  }
+  function fieldsOf(form, submitter) { return drafts.fieldsOf(form, submitter); }
+  function isEmpty(pairs) { return drafts.isEmpty(pairs); }
+  function readDraft(number) { return drafts.read(game, number); }
+  function writeDraft(number, pairs) { drafts.write(game, number, pairs); }
+  function saveDraft(form) { drafts.save(game, form); }
+  function fill(form, pairs) { drafts.fill(form, pairs); }
 
   /* Drafts for hands the sheet has moved past were overtaken by another phone: held, not
    * thrown away. */
   function holdOvertaken(number) {
-    var prefix = "sk:draft:" + game + ":";
-    var found = [];
-    try {
-      for (var i = 0; i < window.sessionStorage.length; i++) {
-        var key = window.sessionStorage.key(i);
-        if (key && key.indexOf(prefix) === 0 && Number(key.slice(prefix.length)) < number) found.push(key);
-      }
-    } catch (e) { return; }
-    found.forEach(function (key) {
-      var n = Number(key.slice(prefix.length));
-      var draft = readDraft(n);
-      window.sessionStorage.removeItem(key);
-      if (!draft || isEmpty(draft.fields) || !storeOk) return;
+    var found = drafts.takeOlder(game, number);
+    if (!storeOk) return;
+    found.forEach(function (draft) {
+      var n = draft.number;
       var item = {
         key: store.newKey(), game: game, number: n, action: "", body: "",
         fields: draft.fields, summary: summaryOf(draft.fields), seq: store.nextSeq(),
@@ -339,7 +280,7 @@
 
   document.addEventListener("sk:panel", function (e) {
     var panel = e.target;
-    if (!outbox || panel.id !== "entry" || panel.dataset.mode !== "new") return;
+    if (!outbox || !drafts || panel.id !== "entry" || panel.dataset.mode !== "new") return;
     var number = Number(panel.dataset.number);
     if (!panel.dataset.local) {
       pristine = { html: panel.outerHTML, number: number };
@@ -358,7 +299,7 @@
   ["input", "change", "sk:changed"].forEach(function (type) {
     document.addEventListener(type, function (e) {
       var form = e.target && e.target.closest ? e.target.closest("#entry form.entry-form") : null;
-      if (form) saveDraft(form);
+      if (form && drafts) saveDraft(form);
     });
   });
 
