@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.contrib.auth.models import User
 
+from tests.browser.closing import close_context, quiet_page
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls in fixtures are
 # still synchronous, so Django must not refuse them.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -69,7 +71,7 @@ def context(browser: object) -> Iterator[object]:
     )
     ctx.set_default_timeout(10_000)
     yield ctx
-    ctx.close()
+    close_context(ctx)
 
 
 @pytest.fixture
@@ -87,7 +89,7 @@ def site_url(request: pytest.FixtureRequest) -> str:
 def page(context: object) -> Iterator[object]:
     pg = context.new_page()  # type: ignore[attr-defined]
     yield pg
-    pg.close()
+    quiet_page(pg)
 
 
 @pytest.fixture

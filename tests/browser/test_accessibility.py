@@ -28,6 +28,7 @@ from scorekeeper.services.games import game_close, game_create, hand_record
 from scorekeeper.services.invites import invite_create
 from scorekeeper.services.results import result_publish
 from scorekeeper.simulate import next_hand
+from tests.browser.closing import close_context, quiet_page
 
 SMALL = {"width": 360, "height": 740}
 THEMES = ("light", "dark")
@@ -182,7 +183,7 @@ def contexts(browser: Any, live_server: Any, seeded: dict[str, Any]) -> Iterator
             made[theme, signed_in] = ctx
     yield made
     for ctx in made.values():
-        ctx.close()
+        close_context(ctx)
 
 
 # -- what is measured -------------------------------------------------------------------
@@ -314,4 +315,4 @@ def test_page_is_usable_at_360_px(
         if failures:
             pytest.fail(f"{spec.name} ({theme}):\n" + json.dumps(failures, indent=1))
     finally:
-        page.close()
+        quiet_page(page)

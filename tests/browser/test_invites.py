@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Hand, HandRevision, Invite, Player
 from scorekeeper.services.games import game_create
+from tests.browser.closing import close_context
 from tests.browser.sheet_ui import no_sideways_scroll, save, shoot, tap, watch, went_out
 from tests.browser.waits import wait_until
 
@@ -39,7 +40,7 @@ def phones(browser: Any) -> Iterator[Any]:
 
     yield open_phone
     for context in opened:
-        context.close()
+        close_context(context)
 
 
 def snap(page: Any, name: str) -> None:

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.services.games import game_create, hand_record
 from scorekeeper.services.players import player_create
+from tests.browser.closing import close_context
 from tests.browser.sheet_ui import no_sideways_scroll, shoot, watch
 from tests.browser.waits import wait_until
 
@@ -33,7 +34,7 @@ def phone(browser: Any) -> Iterator[Any]:
     )
     ctx.set_default_timeout(15_000)
     yield ctx
-    ctx.close()
+    close_context(ctx)
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def stranger(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport=SMALL, device_scale_factor=2, is_mobile=True)
     ctx.set_default_timeout(15_000)
     yield ctx
-    ctx.close()
+    close_context(ctx)
 
 
 def sign_in(page: Any, base: str) -> None:

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Player
 from scorekeeper.services.games import game_create, hand_record
+from tests.browser.closing import close_context
 from tests.browser.sheet_ui import watch
 from tests.scorekeeper.events_server import events_server
 
@@ -89,4 +90,4 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     assert any("sse=1" in u for u in asked), asked
     assert second.evaluate("document.documentElement.scrollWidth") <= 360
     assert problems == []
-    second.context.close()
+    close_context(second.context)

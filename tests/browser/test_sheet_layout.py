@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Hand, Player
 from scorekeeper.services.games import game_create, hand_record
+from tests.browser.closing import close_context
 from tests.browser.sheet_ui import no_sideways_scroll, pad, save, start_game, watch, went_out
 
 SMALL = {"width": 360, "height": 740}
@@ -39,7 +40,7 @@ def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport=SMALL, device_scale_factor=2, is_mobile=True, has_touch=True)
     ctx.set_default_timeout(10_000)
     yield ctx
-    ctx.close()
+    close_context(ctx)
 
 
 def snap(page: Any, name: str, *, full: bool = False) -> None:
@@ -375,7 +376,7 @@ def test_without_script_every_pad_is_open_and_the_hand_saves(
     assert {names[r["player"]]: r["cards"] for r in hand.input["results"]} == {
         name: cards.split() for name, cards in typed.items()
     }
-    ctx.close()
+    close_context(ctx)
 
 
 # The phone's keyboard, played by a stand-in for ``window.visualViewport`` (a headless

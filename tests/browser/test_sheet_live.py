@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Player
 from scorekeeper.services.games import game_create, hand_record
+from tests.browser.closing import close_context
 from tests.browser.sheet_ui import (
     cells,
     open_pad,
@@ -92,4 +93,4 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other(
     expect(second.locator("#entry-heading")).to_contain_text("Enter hand 3")
     assert not problems_first, problems_first
     assert not problems_second, problems_second
-    second.context.close()
+    close_context(second.context)

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.models import Game, Hand, Player
 from scorekeeper.services.games import game_create, hand_record
+from tests.browser.closing import close_context
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the same browser set-up)
 from tests.browser.sheet_ui import open_pad, pad_shows, shoot, tap, watch, went_out
 from tests.browser.waits import wait_until
@@ -40,7 +41,7 @@ def phone(browser: Any, live_server: Any, transactional_db: None) -> Iterator[An
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     yield page
-    context.close()
+    close_context(context)
 
 
 def dirt_game() -> tuple[Game, dict[str, Player]]:

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.closing import close_context
+
 DARK_BG = "rgb(18, 22, 25)"  # --bg in the dark theme
 LIGHT_BG = "rgb(246, 244, 239)"
 
@@ -28,7 +30,7 @@ def test_auto_follows_the_system(
     page.goto(f"{live_server.url}/rules/")
     assert page.evaluate("document.documentElement.dataset.theme") == "auto"
     assert _bg(page) == background
-    context.close()
+    close_context(context)
 
 
 def test_the_switch_is_instant_and_remembered(page: Any, live_server: Any) -> None:
@@ -72,4 +74,4 @@ def test_without_javascript_the_switch_is_a_form(browser: Any, live_server: Any)
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert _bg(page) == DARK_BG
     assert _cookie(context) == "dark"
-    context.close()
+    close_context(context)
