@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from games.config import GameConfig, Option, Variant
-from games.errors import CardError, Problem, RuleError
+from games.errors import JSON, CardError, Problem, RuleError
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
 from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
 
-JSON = Any
 T = TypeVar("T")
 
 __all__ = [

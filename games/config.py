@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from games.errors import RuleError
+from games.errors import JSON, RuleError
 from games.inputs import whole_number
-
-JSON = Any
 
 
 @dataclass(frozen=True)

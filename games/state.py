@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from games.config import GameConfig
+from games.errors import JSON
 
-JSON = Any
 T = TypeVar("T")
 
 
