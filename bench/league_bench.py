@@ -66,7 +66,7 @@ from scorekeeper.models import (  # noqa: E402
     Membership,
     RatingPoint,
 )
-from scorekeeper.services.stats import league_stats_rebuild  # noqa: E402
+from scorekeeper.ratings.rebuild import league_stats_rebuild  # noqa: E402
 from scorekeeper.web.leagues import HISTORY_PAGE  # noqa: E402
 
 TARGET_MS = 40.0

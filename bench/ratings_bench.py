@@ -8,7 +8,7 @@ Makes one league of ``--players`` players and ``--games`` finished four-player g
 corrects the ranking of a game near the start, as a correction of its hands would, and
 times:
 
-* the request's part: the stats hook under the league lock, which now only leaves a
+* the request's part: the ratings hook under the league lock, which now only leaves a
   mark for the background task (before: it replayed every later game, also printed);
 * the background replay, chunk by chunk: how long each chunk holds the league lock;
 * meanwhile, another "request" finishing a new game in the league every 50 ms: how long
@@ -56,8 +56,10 @@ from scorekeeper.models import (  # noqa: E402
     RatingPoint,
     Seat,
 )
-from scorekeeper.services import stats  # noqa: E402
-from scorekeeper.services.rating_backlog import process_backlog  # noqa: E402
+from scorekeeper.ratings.backlog import process_backlog  # noqa: E402
+from scorekeeper.ratings.hooks import game_changed  # noqa: E402
+from scorekeeper.ratings.rebuild import league_stats_rebuild  # noqa: E402
+from scorekeeper.ratings.replay import lock_league, replay_league_ratings  # noqa: E402
 
 GOAL_MS = 100.0
 
@@ -125,9 +127,9 @@ def finish_one(league: League, people: Sequence[Player], rng: random.Random) -> 
             ]
         )
         started = time.perf_counter()
-        stats._lock_league(int(league.pk))
+        lock_league(int(league.pk))
         waited = time.perf_counter() - started
-        stats.game_changed(game, was_finished=False, is_finished=True)
+        game_changed(game, was_finished=False, is_finished=True)
     return waited
 
 
@@ -153,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     league, games = make_league(args.players, args.games, rng)
     people = list(Player.objects.filter(created_by=league.owner))
     try:
-        stats.league_stats_rebuild(league)
+        league_stats_rebuild(league)
         old = games[10]
 
         # Before: the same correction replayed on the request (rolled back).
@@ -161,16 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         with transaction.atomic():
             correct(old)
             for scope in ("syn", ""):
-                stats.replay_league_ratings(
-                    int(league.pk), scope, since=(old.created_at, int(old.pk))
-                )
+                replay_league_ratings(int(league.pk), scope, since=(old.created_at, int(old.pk)))
             transaction.set_rollback(True)
         print(f"before: correction replayed on the request  {ms(time.perf_counter() - started)}")
 
         started = time.perf_counter()
         with transaction.atomic():
             correct(old)
-            stats.game_changed(old, was_finished=True, is_finished=True)
+            game_changed(old, was_finished=True, is_finished=True)
         print(f"now:    correction request (leaves a mark)   {ms(time.perf_counter() - started)}")
         assert RatingBacklog.objects.filter(league=league).count() == 2
 
@@ -214,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "ruleset", "player_id", "games", "mu", "sigma"
             )
         )
-        stats.league_stats_rebuild(league)
+        league_stats_rebuild(league)
         rebuilt = set(
             PlayerStanding.objects.filter(league=league).values_list(
                 "ruleset", "player_id", "games", "mu", "sigma"

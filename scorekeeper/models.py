@@ -341,7 +341,7 @@ class IdempotencyRecord(models.Model):
 
 # -- League statistics: derived from finished games, rebuildable --------------------------
 #
-# Nothing below is an input. ``scorekeeper.services.stats`` keeps these rows in step with
+# Nothing below is an input. ``scorekeeper.ratings`` keeps these rows in step with
 # the games (inside the same transaction as every hand write) and
 # ``manage.py rebuild_derived`` recreates them from the stored hands.
 
@@ -398,7 +398,7 @@ class RatingPoint(models.Model):
     ``prior_mu``/``prior_sigma`` and the running counts let a replay start at any game
     without reading the history before it. ``game`` becomes NULL when the game is
     deleted (``played_at`` keeps its place in the order, so the replay knows where to
-    start); the stats service then removes the point."""
+    start); the ratings replay then removes the point."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
     ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django_tasks import task
 
+from scorekeeper.ratings.backlog import process_backlog
+
 
 @task()
 def rerate_league(league_id: int) -> int:
     """Replay a league's ratings from its backlog marks; returns the games rated."""
-    from scorekeeper.services.rating_backlog import process_backlog
-
     return process_backlog(league_id)

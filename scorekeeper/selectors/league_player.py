@@ -24,6 +24,7 @@ from scorekeeper.models import (
     PlayerStanding,
     RatingPoint,
 )
+from scorekeeper.ratings.model import PROVISIONAL_GAMES, conservative_rating
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.leagues import (
     Viewer,
@@ -33,7 +34,6 @@ from scorekeeper.selectors.leagues import (
     ruleset_scope,
 )
 from scorekeeper.selectors.player_page import series_rows, standing_rows
-from scorekeeper.services.stats import PROVISIONAL_GAMES, conservative_rating
 
 #: The columns of a rating point as :func:`rating_history` reads them.
 _POINT_COLUMNS = (

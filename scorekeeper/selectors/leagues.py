@@ -1,9 +1,9 @@
 """Reads about leagues: members, standings, head-to-head records, game history and a
 player's rating over time.
 
-Everything here reads the derived tables the stats service keeps (``PlayerStanding``,
-``RatingPoint``, ``Seat.place``/``won``), never the engine, and each function runs a
-fixed number of SQL queries whatever the size of the league.
+Everything here reads the derived tables :mod:`scorekeeper.ratings` keeps
+(``PlayerStanding``, ``RatingPoint``, ``Seat.place``/``won``), never the engine, and each
+function runs a fixed number of SQL queries whatever the size of the league.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from scorekeeper.models import (
     RatingBacklog,
     Seat,
 )
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.games import leagues_visible_to, players_usable_by
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 
 Viewer = User | AnonymousUser
 

@@ -31,8 +31,8 @@ from scorekeeper.models import (
     Player,
     Seat,
 )
+from scorekeeper.ratings.hooks import game_deleted
 from scorekeeper.selectors.games import can_change_league, derived_of
-from scorekeeper.services import stats
 from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
 from scorekeeper.services.locked_game import (
@@ -364,4 +364,4 @@ def game_delete(*, game: Game, user: User | None) -> None:
         league_id = locked.league_id
         locked.delete()
         live.game_changed(game.pk, None)
-        stats.game_deleted(game_id=game.pk, league_id=league_id, was_finished=was_finished)
+        game_deleted(game_id=game.pk, league_id=league_id, was_finished=was_finished)

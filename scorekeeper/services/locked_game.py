@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
 from scorekeeper.live import notify as live
 from scorekeeper.models import Game, GameStatus, Guest, Hand, Seat
+from scorekeeper.ratings.hooks import game_changed
 from scorekeeper.selectors.game_rows import last_hand, locked_game_seats
 from scorekeeper.selectors.games import (
     can_change_game,
@@ -30,7 +31,6 @@ from scorekeeper.selectors.games import (
     stored_outcome,
 )
 from scorekeeper.selectors.invites import guest_may_change
-from scorekeeper.services import stats
 from scorekeeper.validation import MAX_ID
 
 
@@ -142,7 +142,7 @@ def sync_derived(
             seat.score, seat.place, seat.won = result.score, result.place, result.won
             changed.append(seat)
     _save_seat_results(changed)
-    stats.game_changed(game, was_finished=was_finished, is_finished=state.finished)
+    game_changed(game, was_finished=was_finished, is_finished=state.finished)
 
 
 def _save_seat_results(seats: Sequence[Seat]) -> None:

@@ -9,8 +9,8 @@ Names are referenced, never copied: hands, hand revisions, exports and the API c
 player ids and read the name when they show it, so a rename shows everywhere at once,
 past games included. A merge rewrites the ids instead: seats, first dealers, teams,
 hand inputs and their revisions, league memberships, and then the league statistics,
-replayed from the merged player's first league game through :mod:`services.stats`
-(a long replay is left to the background task of :mod:`services.rating_backlog`).
+replayed from the merged player's first league game through :mod:`scorekeeper.ratings`
+(a long replay is left to its background task).
 """
 
 from __future__ import annotations
@@ -37,6 +37,10 @@ from scorekeeper.models import (
     PlayerMerge,
     Seat,
 )
+from scorekeeper.ratings.backlog import has_backlog
+from scorekeeper.ratings.hooks import rerate
+from scorekeeper.ratings.rebuild import game_derived_rebuild
+from scorekeeper.ratings.replay import lock_league
 from scorekeeper.services.players import MAX_NAME
 from scorekeeper.validation import clean_name, parse_id
 
@@ -263,9 +267,6 @@ def player_merge(
     membership and statistic of ``source`` becomes ``into``'s, the merge is recorded
     and ``source`` goes. All or nothing. Refused (:class:`RuleError` on ``into``) when
     the two sat at the same game, are the same, or both have an account."""
-    from scorekeeper.services.rating_backlog import has_backlog
-    from scorekeeper.services.stats import _lock_league, _rerate, game_derived_rebuild
-
     with transaction.atomic():
         a = _managed(user, source, "player")
         b = _managed(user, into, "into")
@@ -296,7 +297,7 @@ def player_merge(
             .values_list("pk", "teams")
         )
         for league_id in sorted(league_ids):
-            _lock_league(league_id)
+            lock_league(league_id)
         # Rating order of the source's finished league games, before the seats move.
         starts = _rating_starts(a.pk)
 
@@ -330,7 +331,7 @@ def player_merge(
 
         deferred = 0
         for (league_id, scope), since in sorted(starts.items()):
-            _rerate(league_id, scope, since, game_id=None)
+            rerate(league_id, scope, since, game_id=None)
             deferred += int(has_backlog(league_id, scope))
 
         if a.user_id is not None:

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper.models import League
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.leagues import Member
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 
 
 def player_href() -> str:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from scorekeeper.models import League, PlayerMerge
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.games import (
     leagues_visible_to,
     player_visible_to,
@@ -21,7 +22,6 @@ from scorekeeper.selectors.games import (
 from scorekeeper.selectors.league_player import RatingSeries, player_leagues_visible, player_summary
 from scorekeeper.selectors.leagues import ruleset_name
 from scorekeeper.selectors.player_page import page_player
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.web.leagues import (
     PLAYER_GAMES_PAGE,
     _game_items,

@@ -31,6 +31,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import RULESETS, RuleError
 from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.games import (
     can_change_league,
     leagues_visible_to,
@@ -54,7 +55,6 @@ from scorekeeper.selectors.leagues import (
     with_ratings_updating,
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.validation import optional_id, page_number
 from scorekeeper.web.league_html import member_items, standing_rows
 

@@ -15,7 +15,7 @@ from tests.production.http import Session
 pytestmark = pytest.mark.production
 
 GAMES = 120  # 4 players each: far more rating points after the first game than are
-# replayed on the request (services.stats.INLINE_POINTS, 400)
+# replayed on the request (ratings.hooks.INLINE_POINTS, 400)
 PLAYERS = (1, 2, 3, 4)
 
 

@@ -272,7 +272,7 @@ def test_a_failure_while_writing_leaves_nothing_behind(
     def broken(league: League) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(backup.importing.stats, "league_stats_rebuild", broken)
+    monkeypatch.setattr(backup.importing, "league_stats_rebuild", broken)
     data = backup_file()
     data["players"][1]["user"] = "bo-new"
     before = counts()

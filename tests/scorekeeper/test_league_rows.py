@@ -9,8 +9,8 @@ from django.template import Context, Template
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.leagues import Member, _standing_row
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.web.league_html import member_items, one_decimal, player_href, standing_rows
 
 # The template loops as they were (templates/leagues/detail.html).

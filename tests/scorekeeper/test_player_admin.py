@@ -22,6 +22,7 @@ from scorekeeper.models import (
     RatingPoint,
     Seat,
 )
+from scorekeeper.ratings.rebuild import rebuild_derived
 from scorekeeper.selectors.games import game_state, game_with_related
 from scorekeeper.services.games import hand_replace
 from scorekeeper.services.player_admin import (
@@ -34,9 +35,8 @@ from scorekeeper.services.player_admin import (
     players_managed_by,
     table_colours,
 )
-from scorekeeper.services.stats import rebuild_derived
 from tests.scorekeeper.league_factories import dirt_hand, play_partner_dirt, play_syn
-from tests.scorekeeper.test_stats import points, snapshot
+from tests.scorekeeper.ratings.derived import points, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +46,10 @@ def replay_mode(request, monkeypatch) -> str:  # type: ignore[no-untyped-def]
     """Merges re-rated on the request, and left to the background task (run at once by
     the test settings) one game per chunk."""
     if request.param == "background":
-        monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 0)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_GAMES", 1)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.MIN_CHUNK_GAMES", 1)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_SECONDS", 0.0)
+        monkeypatch.setattr("scorekeeper.ratings.hooks.INLINE_POINTS", 0)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.MIN_CHUNK_GAMES", 1)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.CHUNK_SECONDS", 0.0)
     return str(request.param)
 
 
@@ -287,7 +287,7 @@ def test_a_failing_merge_changes_nothing(user, league, five, monkeypatch):  # ty
     def boom(*_args, **_kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("scorekeeper.services.stats._rerate", boom)
+    monkeypatch.setattr("scorekeeper.services.player_admin.rerate", boom)
     with pytest.raises(RuntimeError):
         player_merge(user=user, source=rob, into=bo)
     assert Player.objects.filter(pk=rob.pk).exists()

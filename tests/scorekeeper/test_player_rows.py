@@ -11,8 +11,8 @@ from django.template import Context, Template
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.leagues import _standing_row
-from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.web.player_html import recent_items, standing_lines
 
 # The template loops as they were (templates/leagues/player.html).

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from games import GameState, RuleError, get_ruleset
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game, Hand, Player, Seat
+from scorekeeper.ratings.rebuild import rebuild_derived
 from scorekeeper.selectors.games import derived_of, game_config, game_state, seat_results
 from scorekeeper.services.games import (
     game_close,
@@ -25,7 +26,6 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
-from scorekeeper.services.stats import rebuild_derived
 from scorekeeper.simulate import next_hand
 
 SETUPS: dict[str, dict[str, Any]] = {

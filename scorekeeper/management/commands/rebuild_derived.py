@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scorekeeper.models import Game, League
-from scorekeeper.services.stats import rebuild_derived
+from scorekeeper.ratings.rebuild import rebuild_derived
 
 
 class Command(BaseCommand):

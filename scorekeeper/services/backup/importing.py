@@ -43,8 +43,8 @@ from scorekeeper.models import (
     Player,
     Seat,
 )
+from scorekeeper.ratings.rebuild import league_stats_rebuild
 from scorekeeper.selectors.games import seat_results
-from scorekeeper.services import stats
 from scorekeeper.services.backup.checking import (
     GameIn,
     PlayerIn,
@@ -125,7 +125,7 @@ def league_import(
             for pid, joined in member_times.items()
         )
         hands = _write_games(league, checked.games, ids, accounts, now)
-        stats.league_stats_rebuild(league)
+        league_stats_rebuild(league)
     return ImportResult(
         league=league,
         players_created=len(ids) - reused,

@@ -1,7 +1,7 @@
 """Games of one league finishing at the same moment on different phones: the league's
 standings take both results, none is lost to the other. Needs PostgreSQL:
 
-    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_stats_concurrency.py
+    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/ratings/test_concurrency.py
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from scorekeeper.models import League, Player, PlayerStanding
+from scorekeeper.ratings.backlog import process_backlog
+from scorekeeper.ratings.rebuild import league_stats_rebuild
 from scorekeeper.services.games import game_create, hand_record, hand_replace
-from scorekeeper.services.rating_backlog import process_backlog
-from scorekeeper.services.stats import league_stats_rebuild
 from tests.scorekeeper.league_factories import play_syn
 
 pytestmark = [
@@ -81,7 +81,7 @@ def test_games_finishing_during_a_background_replay_all_count(monkeypatch, setti
     """A correction to an old game is replayed by the worker, a few games per chunk,
     while other tables keep finishing games: every game is rated, as a rebuild would."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
-    monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 4)
+    monkeypatch.setattr("scorekeeper.ratings.hooks.INLINE_POINTS", 4)
     owner = User.objects.create_user("host", password="table-talk-42")
     league = League.objects.create(name="Long season", owner=owner)
     players = [Player.objects.create(name=f"P{i}", created_by=owner) for i in range(6)]

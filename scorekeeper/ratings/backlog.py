@@ -1,9 +1,9 @@
-"""Re-rating a league off the request, a short chunk at a time.
+"""The backlog: league ratings marked out of date, re-rated a short chunk at a time.
 
 A correction, undo or deletion of an older league game would have to replay every later
 game of the league (0.3 ms a game: seconds at 10,000 games) under the league lock, and
-every game finishing meanwhile would wait. Instead the hooks in
-:mod:`scorekeeper.services.stats` leave a :class:`~scorekeeper.models.RatingBacklog`
+every game finishing meanwhile would wait. Instead the hooks
+(:mod:`scorekeeper.ratings.hooks`) leave a :class:`~scorekeeper.models.RatingBacklog`
 mark — the earliest game whose ratings are out of date, per league and scope — and
 enqueue :func:`scorekeeper.tasks.rerate_league`. The task calls :func:`process_backlog`,
 which replays from the mark ``chunk_games`` games per transaction, holding the league
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from scorekeeper.models import (
@@ -36,15 +36,16 @@ from scorekeeper.models import (
     RatingBacklog,
     RatingPoint,
 )
-from scorekeeper.services.stats import (
+from scorekeeper.ratings.model import Line
+from scorekeeper.ratings.replay import (
     OrderKey,
-    _finished_games,
-    _from,
-    _Line,
-    _lock_league,
-    _rate_games,
-    _store_standings,
-    conservative_rating,
+    at_or_after,
+    before,
+    finished_games,
+    lock_league,
+    rate_games,
+    standing_of,
+    store_standings,
 )
 
 #: Games replayed in the first chunk; later chunks size themselves to hold the league
@@ -54,26 +55,23 @@ CHUNK_SECONDS = 0.04
 MIN_CHUNK_GAMES = 5
 
 
-def mark_backlog(league_id: int, scope: str, since: OrderKey) -> None:
+def mark_backlog(league_id: int, scope: str, since: OrderKey) -> bool:
     """Note that the league's ratings in ``scope`` need replaying from ``since`` on
-    (kept if an earlier mark exists) and make sure a task will do it. The caller holds
-    the league lock (as every writer of the marks does)."""
+    (kept if an earlier mark exists). True when the mark is new or moved earlier: the
+    caller then enqueues the task. The caller holds the league lock (as every writer of
+    the marks does)."""
     at, game_id = since
     row = RatingBacklog.objects.filter(league_id=league_id, ruleset=scope).first()
     if row is None:
         RatingBacklog.objects.create(
             league_id=league_id, ruleset=scope, since_created_at=at, since_game_id=game_id
         )
-    elif since < (row.since_created_at, row.since_game_id):
+        return True
+    if since < (row.since_created_at, row.since_game_id):
         row.since_created_at, row.since_game_id = at, game_id
         row.save(update_fields=["since_created_at", "since_game_id"])
-    else:
-        return  # the replay under way (or queued) reaches this game too
-    from scorekeeper.tasks import rerate_league
-
-    # With the database backend the task is a row written in this same transaction:
-    # it exists exactly when the mark does.
-    rerate_league.enqueue(league_id)
+        return True
+    return False  # the replay under way (or queued) reaches this game too
 
 
 def has_backlog(league_id: int, scope: str | None = None) -> bool:
@@ -89,7 +87,7 @@ class _Run:
     mark it left (valid while the mark is still there), and the games per chunk."""
 
     at: tuple[str, OrderKey] | None = None
-    lines: dict[int, _Line] = field(default_factory=dict)
+    lines: dict[int, Line] = field(default_factory=dict)
     with_standing: set[int] = field(default_factory=set)
     chunk_games: int = CHUNK_GAMES
 
@@ -112,7 +110,7 @@ def process_backlog(
     rated = 0
     while True:
         with transaction.atomic():
-            _lock_league(league_id)
+            lock_league(league_id)
             locked = time.perf_counter()
             row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
             if row is None:
@@ -131,11 +129,6 @@ def process_backlog(
             on_chunk(held, games)
 
 
-def _before(key: OrderKey) -> Q:
-    at, game_id = key
-    return Q(played_at__lt=at) | Q(played_at=at, game_id__lt=game_id)
-
-
 def _replay_chunk(row: RatingBacklog, run: _Run) -> int:
     league_id, scope = int(row.league_id), row.ruleset
     since: OrderKey = (row.since_created_at, int(row.since_game_id))
@@ -145,21 +138,21 @@ def _replay_chunk(row: RatingBacklog, run: _Run) -> int:
     if scope != ALL_GAMES:
         keys = keys.filter(ruleset=scope)
     next_keys = list(
-        keys.filter(_from(since, "created_at", "id"))
+        keys.filter(at_or_after(since, "created_at", "id"))
         .order_by("created_at", "id")
         .values_list("created_at", "id")[run.chunk_games : run.chunk_games + 1]
     )
     until: OrderKey | None = next_keys[0] if next_keys else None
-    games = _finished_games(league_id, scope, since, until=until)
+    games = finished_games(league_id, scope, since, until=until)
     points = RatingPoint.objects.filter(league_id=league_id, ruleset=scope)
-    window = points.filter(_from(since, "played_at", "game_id"))
+    window = points.filter(at_or_after(since))
     if until is not None:
-        window = window.filter(_before(until))
+        window = window.filter(before(until))
     window.delete()
 
     seated = {e.player for g in games for e in g.entries}
     run.lines.update(_lines_before(league_id, scope, seated - run.lines.keys(), since))
-    rated = _rate_games(league_id, scope, games, run.lines)
+    rated = rate_games(league_id, scope, games, run.lines)
     _ensure_standings(league_id, scope, run.lines, seated - run.with_standing)
     run.with_standing |= seated
 
@@ -186,13 +179,14 @@ def _replay_chunk(row: RatingBacklog, run: _Run) -> int:
     return rated
 
 
-def _latest_point(league_id: int, scope: str, before: OrderKey | None = None) -> Any:
-    """A subquery: the id of the player's (``OuterRef('player_id')``) latest point."""
+def _latest_point(league_id: int, scope: str, until: OrderKey | None = None) -> Any:
+    """A subquery: the id of the player's (``OuterRef('player_id')``) latest point
+    (before ``until``)."""
     points = RatingPoint.objects.filter(
         league_id=league_id, ruleset=scope, player_id=OuterRef("player_id")
     )
-    if before is not None:
-        points = points.filter(_before(before))
+    if until is not None:
+        points = points.filter(before(until))
     return Subquery(
         # The (player, league, ruleset, played_at, game) index read backwards. No
         # point of a deleted game is left when these run.
@@ -202,10 +196,10 @@ def _latest_point(league_id: int, scope: str, before: OrderKey | None = None) ->
 
 def _lines_before(
     league_id: int, scope: str, players: set[int], since: OrderKey | None
-) -> dict[int, _Line]:
+) -> dict[int, Line]:
     """Each player's state just before ``since`` (``None``: now): their latest point
     before it."""
-    lines = {pid: _Line() for pid in players}
+    lines = {pid: Line() for pid in players}
     if not players:
         return lines
     last = (
@@ -217,37 +211,23 @@ def _lines_before(
     for pid, mu, sigma, games, wins, place_sum in RatingPoint.objects.filter(
         pk__in=Subquery(last)
     ).values_list("player_id", "mu", "sigma", "games", "wins", "place_sum"):
-        lines[pid] = _Line(mu=mu, sigma=sigma, games=games, wins=wins, place_sum=place_sum)
+        lines[pid] = Line(mu=mu, sigma=sigma, games=games, wins=wins, place_sum=place_sum)
     return lines
 
 
 def _ensure_standings(
-    league_id: int, scope: str, lines: dict[int, _Line], players: Iterable[int]
+    league_id: int, scope: str, lines: dict[int, Line], players: Iterable[int]
 ) -> None:
     """A standing row for every player rated (filled in properly at the end): the
     lookups of :func:`_lines_before` and :func:`_settle_standings` start from them."""
     now = timezone.now()
     PlayerStanding.objects.bulk_create(
-        [
-            PlayerStanding(
-                league_id=league_id,
-                ruleset=scope,
-                player_id=pid,
-                games=lines[pid].games,
-                wins=lines[pid].wins,
-                place_sum=lines[pid].place_sum,
-                mu=lines[pid].mu,
-                sigma=lines[pid].sigma,
-                rating=conservative_rating(lines[pid].mu, lines[pid].sigma),
-                updated_at=now,
-            )
-            for pid in players
-        ],
+        [standing_of(league_id, scope, pid, lines[pid], now) for pid in players],
         ignore_conflicts=True,
     )
 
 
-def _settle_standings(league_id: int, scope: str, known: dict[int, _Line]) -> None:
+def _settle_standings(league_id: int, scope: str, known: dict[int, Line]) -> None:
     """Every standing of the scope as of the player's latest rating point: ``known``
     (the players this worker rated, as it left them), the others' from their points
     (a player whose only games went has none: their standing goes)."""
@@ -259,7 +239,7 @@ def _settle_standings(league_id: int, scope: str, known: dict[int, _Line]) -> No
     }
     rest = standings.keys() - known.keys()
     lines = {**_lines_before(league_id, scope, rest, None), **known}
-    _store_standings(
+    store_standings(
         league_id,
         scope,
         lines,

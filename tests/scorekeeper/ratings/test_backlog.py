@@ -5,19 +5,18 @@ rebuild, and the standings say they are updating meanwhile."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from scorekeeper.models import League, Player, PlayerStanding, RatingBacklog, RatingPoint
-from scorekeeper.services import stats
+from scorekeeper.models import League, PlayerStanding, RatingBacklog, RatingPoint
+from scorekeeper.ratings import hooks
+from scorekeeper.ratings.backlog import process_backlog
+from scorekeeper.ratings.rebuild import rebuild_derived
 from scorekeeper.services.games import game_delete, hand_replace
-from scorekeeper.services.rating_backlog import process_backlog
-from scorekeeper.services.stats import rebuild_derived
 from scorekeeper.tasks import rerate_league
 from tests.scorekeeper.league_factories import play_syn
-from tests.scorekeeper.test_stats import points, snapshot
+from tests.scorekeeper.ratings.derived import points, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -27,17 +26,7 @@ def queued(settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Tasks are queued, not run (as with a worker that has not got to them yet), and a
     replay of more than two later games is left to the background."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
-    monkeypatch.setattr(stats, "INLINE_POINTS", 8)
-
-
-@pytest.fixture
-def league(user: User) -> League:
-    return League.objects.create(name="Thursday table", owner=user)
-
-
-@pytest.fixture
-def four(make_players) -> list[Player]:  # type: ignore[no-untyped-def]
-    return make_players("Ana", "Bo", "Cy", "Di")
+    monkeypatch.setattr(hooks, "INLINE_POINTS", 8)
 
 
 def play_night(user, league, four, games: int = 8):  # type: ignore[no-untyped-def]
@@ -56,9 +45,9 @@ def test_a_correction_to_an_old_game_is_left_to_the_background(user, league, fou
     games = play_night(user, league, four, games=12)
     before = snapshot(league)
     replays: list[object] = []
-    real = stats.replay_league_ratings
+    real = hooks.replay_league_ratings
     monkeypatch.setattr(
-        stats, "replay_league_ratings", lambda *a, **k: replays.append(a) or real(*a, **k)
+        hooks, "replay_league_ratings", lambda *a, **k: replays.append(a) or real(*a, **k)
     )
 
     with CaptureQueriesContext(connection) as queries:

@@ -3,14 +3,9 @@ keeps standings and ratings exactly what a rebuild from the stored hands gives."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
-from django.contrib.auth.models import User
-from django.core.management import call_command
-from openskill.models import PlackettLuce
 
-from scorekeeper.models import ALL_GAMES, Game, League, Player, PlayerStanding, RatingPoint, Seat
+from scorekeeper.models import ALL_GAMES, Game, PlayerStanding, RatingPoint, Seat
 from scorekeeper.selectors.leagues import standings_for_league
 from scorekeeper.services.games import (
     game_create,
@@ -20,72 +15,10 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
-from scorekeeper.services.stats import league_stats_rebuild, rebuild_derived
 from tests.scorekeeper.league_factories import SYN, dirt_hand, play_partner_dirt, play_syn
+from tests.scorekeeper.ratings.derived import assert_same_as_rebuild, expected_ratings, snapshot
 
-pytestmark = pytest.mark.django_db
-
-Ranking = Sequence[tuple[Sequence[Player], int]]
-
-
-def expected_ratings(rankings: Sequence[Ranking]) -> dict[int, tuple[float, float]]:
-    """openskill applied by hand, game after game: (mu, sigma) per player id."""
-    model = PlackettLuce()
-    state: dict[int, tuple[float, float]] = {}
-    for ranking in rankings:
-        teams = [
-            [model.rating(*state.get(p.pk, (model.mu, model.sigma))) for p in group]
-            for group, _ in ranking
-        ]
-        rated = model.rate(teams, ranks=[float(place) for _, place in ranking])
-        for (group, _), new in zip(ranking, rated, strict=True):
-            for player, r in zip(group, new, strict=True):
-                state[player.pk] = (r.mu, r.sigma)
-    return state
-
-
-def snapshot(league: League) -> dict[tuple[str, int], tuple[int, int, int, float, float]]:
-    return {
-        (s.ruleset, s.player_id): (s.games, s.wins, s.place_sum, s.mu, s.sigma)
-        for s in PlayerStanding.objects.filter(league=league)
-    }
-
-
-def points(league: League) -> list[tuple[str, int, int | None, int, float]]:
-    return sorted(
-        RatingPoint.objects.filter(league=league).values_list(
-            "ruleset", "player_id", "game_id", "place", "rating"
-        )
-    )
-
-
-def assert_same_as_rebuild(league: League) -> None:
-    before, before_points = snapshot(league), points(league)
-    league_stats_rebuild(league)
-    assert snapshot(league) == before
-    assert points(league) == before_points
-
-
-@pytest.fixture(autouse=True, params=["inline", "background"])
-def replay_mode(request, monkeypatch) -> str:  # type: ignore[no-untyped-def]
-    """Every scenario twice: corrections replayed on the request, and left to the
-    background task (run at once by the test settings) one game per chunk."""
-    if request.param == "background":
-        monkeypatch.setattr("scorekeeper.services.stats.INLINE_POINTS", 0)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_GAMES", 1)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.MIN_CHUNK_GAMES", 1)
-        monkeypatch.setattr("scorekeeper.services.rating_backlog.CHUNK_SECONDS", 0.0)
-    return str(request.param)
-
-
-@pytest.fixture
-def league(user: User) -> League:
-    return League.objects.create(name="Thursday table", owner=user)
-
-
-@pytest.fixture
-def four(make_players) -> list[Player]:  # type: ignore[no-untyped-def]
-    return make_players("Ana", "Bo", "Cy", "Di")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("replay_mode")]
 
 
 def test_a_finished_game_rates_its_players_by_place(user, league, four):
@@ -298,43 +231,3 @@ def test_each_game_has_its_own_standings_beside_all_games(user, league, four):
     )
     assert {r["name"]: r["games"] for r in standings_for_league(league, SYN)}["Bo"] == 1
     assert {r["name"]: r["wins"] for r in standings_for_league(league, "dirt")}["Bo"] == 1
-
-
-def test_rebuild_derived_reproduces_the_same_numbers(user, league, four, capsys):
-    ana, bo, cy, di = four
-    play_syn(user, league, four, [ana], minutes_ago=50)
-    corrected = play_syn(user, league, four, [bo, bo], target=2, minutes_ago=40)
-    hand_replace(game=corrected, number=2, user=None, hand_input={"winner": cy.pk})
-    hand_record(game=corrected, user=None, hand_input={"winner": cy.pk})
-    play_partner_dirt(user, league, [ana, cy], [bo, di], [
-        dirt_hand(ana, {bo: 10, cy: 20, di: 5}),
-        dirt_hand(cy, {ana: 3, bo: 4, di: 30}),
-        dirt_hand(ana, {bo: 1, cy: 2, di: 9}),
-    ])  # fmt: skip
-    play_syn(user, None, four, [di])
-    before, before_points = snapshot(league), points(league)
-    seats_before = sorted(Seat.objects.values_list("id", "score", "place", "won"))
-
-    # Wreck every derived number, then rebuild from the stored hands.
-    Seat.objects.update(score=0, place=None, won=False)
-    Game.objects.update(status="in_progress", hand_count=0)
-    PlayerStanding.objects.all().delete()
-    RatingPoint.objects.all().delete()
-    call_command("rebuild_derived")
-
-    assert sorted(Seat.objects.values_list("id", "score", "place", "won")) == seats_before
-    assert set(Game.objects.values_list("status", flat=True)) == {"finished"}
-    assert snapshot(league) == before
-    assert points(league) == before_points
-    out = capsys.readouterr().out
-    assert "4 games checked, 4 changed" in out
-    assert "Thursday table" in out
-
-
-def test_rebuild_derived_keeps_a_set_finished_at(user, league, four):
-    game = play_syn(user, league, four, [four[0]])
-    finished_at = game.finished_at
-    assert finished_at is not None
-    rebuild_derived()
-    game.refresh_from_db()
-    assert game.finished_at == finished_at
