@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpResponse, QueryDict
+from django.http import QueryDict
 from django.urls import path, reverse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -26,7 +25,6 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -48,15 +46,8 @@ from scorekeeper.api.game_serializers import (
     HandSerializer,
 )
 from scorekeeper.models import Game, GameStatus, Hand, HandRevision
-from scorekeeper.selectors.games import (
-    can_change_game,
-    game_state,
-    game_with_related,
-    games_visible_to,
-    hand_of,
-    hands_json,
-    visible_game,
-)
+from scorekeeper.selectors.access import GameAccess, Role, find_game_access
+from scorekeeper.selectors.games import game_state, game_with_related, games_visible_to, hand_of
 from scorekeeper.services.games import (
     MAX_HANDS,
     game_close,
@@ -73,40 +64,27 @@ from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, is_idempotency_key
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _visible_game(request: Request, game_id: int) -> Game:
-    game = visible_game(request.user, game_id)
-    if game is None:
+def _access(request: Request, game_id: int, *, rows: bool = True) -> GameAccess:
+    """The caller's access to the game (decided once; with its seats and hands when
+    ``rows``); 404 for a game they cannot see. Writes check it again under the lock."""
+    access = find_game_access(game_id, request.user, rows=rows)
+    if access is None:
         raise NotFound(f"There is no game {game_id} that you can see.")
-    return game
+    return access
+
+
+def _visible_game(request: Request, game_id: int, *, rows: bool = True) -> Game:
+    return _access(request, game_id, rows=rows).game
 
 
 def _fresh(game: Game) -> Game:
     return game_with_related(Game.objects.filter(pk=game.pk)).get()
 
 
-def _game_response(request: Request, game: Game, *, status_code: int = 200) -> Response:
-    game = _fresh(game)
-    payload = game_payload(game, game_state(game), can_change=can_change_game(request.user, game))
+def _game_response(access: GameAccess, *, status_code: int = 200) -> Response:
+    game = _fresh(access.game)
+    payload = game_payload(game, game_state(game), can_change=access.may_change)
     return Response(payload, status=status_code)
-
-
-def _game_json(request: Request, game_id: int, renderer: JSONRenderer) -> HttpResponse | None:
-    """The game object as JSON with its hands straight from the stored outcomes, joined
-    by the database: the work does not grow with the game's length. None where the
-    database cannot (then the payload is built in Python)."""
-    game = visible_game(request.user, game_id, hands=False)
-    if game is None:
-        raise NotFound(f"There is no game {game_id} that you can see.")
-    hands = hands_json(game)
-    if hands is None:
-        return None
-    state = hands.state
-    data = game_summary_payload(game, state)
-    data["hand_count"] = state.hands[-1].number if state.hands else 0
-    data["can_change"] = can_change_game(request.user, game)
-    head = renderer.render(data, renderer_context={"request": request})
-    body = head[:-1] + b',"hands":' + hands.text.encode() + b"}"
-    return HttpResponse(body, content_type="application/json")
 
 
 def _hand_body(request: Request) -> Any:
@@ -224,8 +202,10 @@ class GamesApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.GameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = game_create(owner=signed_in_user(request), **data.validated_data)
-        response = _game_response(request, game, status_code=status.HTTP_201_CREATED)
+        owner = signed_in_user(request)
+        game = game_create(owner=owner, **data.validated_data)
+        access = GameAccess(game, Role.OWNER, owner)
+        response = _game_response(access, status_code=status.HTTP_201_CREATED)
         response["Location"] = reverse("api-game-detail", args=[game.pk])
         return response
 
@@ -256,16 +236,9 @@ class GameDetailApi(APIView):
         responses={200: GameSerializer, 404: ERRORS[404]},
         tags=["games"],
     )
-    def get(self, request: Request, game_id: int) -> Response | HttpResponse:
-        renderer = getattr(request, "accepted_renderer", None)
-        if isinstance(renderer, JSONRenderer):
-            fast = _game_json(request, game_id, renderer)
-            if fast is not None:
-                return fast
-        game = _visible_game(request, game_id)
-        payload = game_payload(
-            game, game_state(game), can_change=can_change_game(request.user, game)
-        )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = _access(request, game_id)
+        payload = game_payload(access.game, game_state(access.game), can_change=access.may_change)
         return Response(payload)
 
     @extend_schema(
@@ -277,7 +250,7 @@ class GameDetailApi(APIView):
         tags=["games"],
     )
     def delete(self, request: Request, game_id: int) -> Response:
-        game_delete(game=_visible_game(request, game_id), user=signed_in_user(request))
+        game_delete(game=_visible_game(request, game_id, rows=False), user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -338,17 +311,12 @@ class GameHandsApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         key = _idempotency_key(request)
-        try:
-            # The service locks and reads the game row itself: nothing more to load.
-            written = hand_record(
-                game=Game(pk=game_id),
-                user=signed_in_user(request),
-                hand_input=_hand_body(request),
-                idempotency_key=key,
-            )
-        except (Game.DoesNotExist, PermissionDenied):
-            _visible_game(request, game_id)  # a game this user cannot see: 404
-            raise
+        written = hand_record(
+            game=_visible_game(request, game_id, rows=False),
+            user=signed_in_user(request),
+            hand_input=_hand_body(request),
+            idempotency_key=key,
+        )
         response = Response(written.response, status=written.status_code)
         if written.replayed:
             response["Idempotent-Replayed"] = "true"
@@ -394,7 +362,7 @@ class GameHandApi(APIView):
     )
     def put(self, request: Request, game_id: int, number: int) -> Response:
         written = hand_replace(
-            game=_visible_game(request, game_id),
+            game=_visible_game(request, game_id, rows=False),
             number=number,
             user=signed_in_user(request),
             hand_input=_hand_body(request),
@@ -415,7 +383,11 @@ class GameHandApi(APIView):
         tags=["hands"],
     )
     def delete(self, request: Request, game_id: int, number: int) -> Response:
-        hand_undo(game=_visible_game(request, game_id), number=number, user=signed_in_user(request))
+        hand_undo(
+            game=_visible_game(request, game_id, rows=False),
+            number=number,
+            user=signed_in_user(request),
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -434,9 +406,9 @@ class GameCloseApi(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _visible_game(request, game_id)
-        game_close(game=game, user=signed_in_user(request))
-        return _game_response(request, game)
+        access = _access(request, game_id)
+        game_close(game=access.game, user=signed_in_user(request))
+        return _game_response(access)
 
 
 class GameReopenApi(APIView):
@@ -453,9 +425,9 @@ class GameReopenApi(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _visible_game(request, game_id)
-        game_reopen(game=game, user=signed_in_user(request))
-        return _game_response(request, game)
+        access = _access(request, game_id)
+        game_reopen(game=access.game, user=signed_in_user(request))
+        return _game_response(access)
 
 
 urlpatterns = [

@@ -20,10 +20,10 @@ from rest_framework.views import APIView
 
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.models import Game, Invite, InviteRole
-from scorekeeper.selectors.games import can_change_game, games_visible_to
+from scorekeeper.selectors.access import find_game_access
 from scorekeeper.selectors.invites import live_invites
-from scorekeeper.services.games import MAX_ID
 from scorekeeper.services.invites import invite_create, invite_revoke
+from scorekeeper.validation import MAX_ID
 
 ROLE_ERROR = "'{input}' is not a role (choose score or watch)"
 
@@ -55,13 +55,12 @@ def invite_payload(request: Request, invite: Invite) -> dict[str, Any]:
 
 
 def _shareable_game(request: Request, game_id: int) -> Game:
-    # An id past the id columns' range would overflow SQLite rather than just miss.
-    game = games_visible_to(request.user).filter(pk=game_id).first() if game_id <= MAX_ID else None
-    if game is None:
+    access = find_game_access(game_id, request.user, rows=False)
+    if access is None:
         raise NotFound(f"There is no game {game_id} that you can see.")
-    if not can_change_game(request.user, game):
+    if not access.may_manage:
         raise PermissionDenied("Only the game's owner and members of its league may share it.")
-    return game
+    return access.game
 
 
 NOT_FOUND = OpenApiResponse(description="No such game that you can see.")

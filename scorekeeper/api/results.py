@@ -22,7 +22,8 @@ from rest_framework.views import APIView
 
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
-from scorekeeper.selectors.games import can_change_game, game_state, visible_game
+from scorekeeper.selectors.access import find_game_access
+from scorekeeper.selectors.games import game_state
 from scorekeeper.services.results import build_result, result_publish, result_unpublish
 
 
@@ -65,11 +66,15 @@ NOT_FINISHED = OpenApiResponse(description="The game is not finished: it has no 
 UNAUTHENTICATED = OpenApiResponse(description="Not signed in.")
 
 
-def _game(request: Request, game_id: int) -> Game:
-    game = visible_game(request.user, game_id)
-    if game is None:
+def _game(request: Request, game_id: int, *, manage: str = "") -> Game:
+    """The game, if the caller may see it (404); with ``manage``, if they may manage it
+    (403 saying ``manage``)."""
+    access = find_game_access(game_id, request.user)
+    if access is None:
         raise NotFound(f"There is no game {game_id} that you can see.")
-    return game
+    if manage and not access.may_manage:
+        raise PermissionDenied(manage)
+    return access.game
 
 
 def result_payload(request: Request, game: Game) -> dict[str, Any]:
@@ -141,9 +146,9 @@ class GamePublicApi(APIView):
         tags=["results"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        if not can_change_game(request.user, game):
-            raise PermissionDenied("Only the game's owner and members of its league may publish.")
+        game = _game(
+            request, game_id, manage="Only the game's owner and members of its league may publish."
+        )
         try:
             result_publish(game=game, state=game_state(game))
             return Response(result_payload(request, game))
@@ -160,9 +165,11 @@ class GamePublicApi(APIView):
         tags=["results"],
     )
     def delete(self, request: Request, game_id: int) -> Response:
-        game = _game(request, game_id)
-        if not can_change_game(request.user, game):
-            raise PermissionDenied("Only the game's owner and members of its league may unpublish.")
+        game = _game(
+            request,
+            game_id,
+            manage="Only the game's owner and members of its league may unpublish.",
+        )
         result_unpublish(game=game)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -1,20 +1,17 @@
-"""Reads about games: who may see or change them, and their state from the engine."""
+"""Reads about games: which a user may list, and a stored game's state from the engine
+(who may do what with one game is ``selectors.access``)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Exists, Prefetch, Q, QuerySet
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
-from scorekeeper.selectors.game_rows import game_rows
-from scorekeeper.validation import MAX_ID
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -62,19 +59,6 @@ def games_visible_to(user: User | AnonymousUser) -> QuerySet[Game]:
     return Game.objects.filter(
         Q(owner_id=user.pk) | Q(league_id__in=league_ids) | Q(seats__player__user_id=user.pk)
     ).distinct()
-
-
-def can_change_game(user: User | AnonymousUser, game: Game) -> bool:
-    """Only a game's owner and the members of its league may change it."""
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False) or game.owner_id == user.pk:
-        return True
-    if game.league_id is None:
-        return False
-    return League.objects.filter(
-        Q(id=game.league_id) & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
-    ).exists()
 
 
 def can_change_league(user: User | AnonymousUser, league: League) -> bool:
@@ -177,44 +161,6 @@ def last_hand_state(game: Game) -> GameState:
     return rules.resume(config, [outcome], closed=game.closed)
 
 
-@dataclass(frozen=True)
-class HandsJson:
-    """A game's hands as the API's JSON array (text), and its state from the last
-    hand's stored outcome (``hands`` holding that hand only)."""
-
-    text: str
-    state: GameState
-
-
-def hands_json(game: Game) -> HandsJson | None:
-    """Every hand of a game as the API's JSON array, built by PostgreSQL from the stored
-    outcomes in one query that also brings the last hand (no other hand passes through
-    Python); None on another database, or when a hand has no stored outcome."""
-    if connection.vendor != "postgresql":
-        return None
-    table = connection.ops.quote_name(Hand._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT coalesce(jsonb_agg((derived - 'carry') || jsonb_build_object("
-            "'input', input, 'revision', revision) ORDER BY number), '[]')::text, "
-            "coalesce(bool_and(derived ? 'carry'), true), max(number), "
-            "((array_agg(jsonb_build_array(input, derived) ORDER BY number DESC))[1])::text "
-            f"FROM {table} WHERE game_id = %s",
-            [game.pk],
-        )
-        text, complete, number, last = cursor.fetchone()
-    if not complete:
-        return None
-    rules = get_ruleset(game.ruleset)
-    config = game_config(game)
-    if number is None:
-        return HandsJson(text, rules.resume(config, [], closed=game.closed))
-    hand_input, derived = json.loads(last)
-    outcome = stored_outcome(Hand(game=game, number=number, input=hand_input, derived=derived))
-    assert outcome is not None  # every hand has its outcome (checked above)
-    return HandsJson(text, rules.resume(config, [outcome], closed=game.closed))
-
-
 def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
     """A stored game's state (prefetch seats and hands first). The hands' stored outcomes
     are read back, not replayed: the engine only works out the standings and what comes
@@ -244,47 +190,6 @@ def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
     return qs.select_related("league", "owner", "first_dealer").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
     )
-
-
-def game_with_rows(pk: int) -> Game | None:
-    """One game (no visibility check) with :func:`game_with_related`'s rows, in two
-    queries (see ``selectors.game_rows``)."""
-    return game_rows(pk) if 1 <= pk <= MAX_ID else None
-
-
-def visible_game(user: User | AnonymousUser, pk: int, *, hands: bool = True) -> Game | None:
-    """One game with :func:`game_with_related`'s rows (without its hands if not
-    ``hands``), if ``user`` may see it. The owner's own game (the common case) needs no
-    visibility query."""
-    if not user.is_authenticated or not 1 <= pk <= MAX_ID:
-        return None
-    game = game_rows(pk, hands=hands)
-    if game is None:
-        return None
-    if game.owner_id == user.pk or getattr(user, "is_superuser", False):
-        return game
-    return game if games_visible_to(user).filter(pk=pk).exists() else None
-
-
-def visible_game_version(user: User | AnonymousUser, pk: int) -> int | None:
-    """The version of a game ``user`` may see (None if none): what a polling phone
-    compares, in one small query for the owner."""
-    if not user.is_authenticated or not 1 <= pk <= MAX_ID:
-        return None
-    # Plain SQL: a phone asks this every few seconds, and the ORM's query building
-    # would cost more CPU than the rest of the request.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT version, owner_id FROM {connection.ops.quote_name(Game._meta.db_table)} "
-            "WHERE id = %s",
-            [pk],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    if row[1] == user.pk or getattr(user, "is_superuser", False):
-        return int(row[0])
-    return row[0] if games_visible_to(user).filter(pk=pk).exists() else None
 
 
 def player_names(game: Game) -> dict[int, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from scorekeeper.models import Game, Guest, HandRevision, Invite, InviteRole
+from scorekeeper.models import Game, Guest, HandRevision, Invite
 
 
 def live_invites(game: Game | int) -> QuerySet[Invite]:
@@ -33,14 +33,6 @@ def live_invite_for_game(invite_id: int, game_id: int) -> Invite | None:
 
 def guest_of_invite(guest_id: int, invite: Invite) -> Guest | None:
     return Guest.objects.filter(pk=guest_id, invite=invite).first()
-
-
-def guest_may_change(guest: Guest, game: Game) -> bool:
-    """A guest may record, correct and undo hands of the one game their score link is
-    for, while that link lives."""
-    return Invite.objects.filter(
-        pk=guest.invite_id, game_id=game.pk, role=InviteRole.SCORE, revoked_at__isnull=True
-    ).exists()
 
 
 def revision_author(rev: HandRevision) -> str:

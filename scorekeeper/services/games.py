@@ -37,7 +37,7 @@ from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
 from scorekeeper.services.locked_game import (
     LockedGame,
-    check_may_change,
+    check_may,
     current_state,
     lock_game,
     outcomes_from,
@@ -250,7 +250,7 @@ def hand_replace(
     hands from this one on, once). The earlier input is kept in the hand's revision
     history. ``before_write`` as for :func:`hand_record`."""
     with transaction.atomic():
-        at = lock_game(game, user, guest)
+        at = lock_game(game, user, guest, may="change")
         locked = at.game
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
@@ -298,7 +298,7 @@ def hand_undo(
     """Remove the last hand (an earlier one cannot go: hand numbers fix dealers and dirt
     ranks). A game ended by hand opens again."""
     with transaction.atomic():
-        at = lock_game(game, user, guest)
+        at = lock_game(game, user, guest, may="change")
         locked = at.game
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
@@ -331,7 +331,7 @@ def game_close(*, game: Game, user: User | None) -> GameState:
     """End a game by hand (open-ended Screw Your Neighbour, or a table that stops early):
     the standings become the final ranking. The state's ``hands`` hold the last one only."""
     with transaction.atomic():
-        at = lock_game(game, user)
+        at = lock_game(game, user, may="manage")
         locked = at.game
         if locked.status == GameStatus.FINISHED:
             raise ConflictError("This game is already over.")
@@ -345,7 +345,7 @@ def game_reopen(*, game: Game, user: User | None) -> GameState:
     """Take back an end by hand: the game goes on. The state's ``hands`` hold the last
     one only."""
     with transaction.atomic():
-        at = lock_game(game, user)
+        at = lock_game(game, user, may="manage")
         locked = at.game
         if not locked.closed:
             raise ConflictError("This game was not ended by hand, so it cannot be reopened.")
@@ -359,7 +359,7 @@ def game_delete(*, game: Game, user: User | None) -> None:
     """Delete a score sheet and everything derived from it."""
     with transaction.atomic():
         locked = refetch(game, lock=True)
-        check_may_change(user, locked)
+        check_may(locked, user, None, "manage")
         was_finished = locked.status == GameStatus.FINISHED
         league_id = locked.league_id
         locked.delete()

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import RuleError
 from scorekeeper.live import notify
 from scorekeeper.models import Game, Guest, Invite, InviteRole
-from scorekeeper.selectors.games import can_change_game
+from scorekeeper.selectors.access import game_access
 from scorekeeper.validation import clean_name
 
 #: Bytes of randomness in a token: 24 bytes (192 bits), 32 URL-safe characters.
@@ -24,7 +24,7 @@ GUEST_NAME_MAX = 40
 
 
 def _check_may_share(user: User, game: Game) -> None:
-    if not can_change_game(user, game):
+    if not game_access(game, user).may_manage:
         raise PermissionDenied("Only the game's owner and members of its league may share it.")
 
 

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
@@ -22,15 +20,8 @@ from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
 from scorekeeper.live import notify as live
 from scorekeeper.models import Game, GameStatus, Guest, Hand, Seat
 from scorekeeper.ratings.hooks import game_changed
-from scorekeeper.selectors.game_rows import last_hand, locked_game_seats
-from scorekeeper.selectors.games import (
-    can_change_game,
-    derived_of,
-    game_config,
-    seat_results,
-    stored_outcome,
-)
-from scorekeeper.selectors.invites import guest_may_change
+from scorekeeper.selectors.access import GameAccess, GuestLink, game_access
+from scorekeeper.selectors.games import derived_of, game_config, seat_results, stored_outcome
 from scorekeeper.validation import MAX_ID
 
 
@@ -52,16 +43,16 @@ class LockedGame:
     rules: Ruleset
 
 
-def lock_game(game: Game, user: User | None, guest: Guest | None = None) -> LockedGame:
-    """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
-    the game alone: a game always has seats)."""
+def lock_game(
+    game: Game, user: User | None, guest: Guest | None = None, *, may: str = "record"
+) -> LockedGame:
+    """Lock the game row, check once more that the writer ``may`` do this
+    (:func:`check_may`), and read the game's seats."""
     if not 1 <= int(game.pk) <= MAX_ID:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
-    found = locked_game_seats(int(game.pk))
-    if found is None:
-        raise Game.DoesNotExist(f"There is no game {game.pk}.")
-    locked, seats = found
-    check_may_change(user, locked, guest)
+    locked = Game.objects.select_for_update(of=("self",)).get(pk=game.pk)
+    check_may(locked, user, guest, may)
+    seats = list(Seat.objects.filter(game=locked).order_by("position"))
     return LockedGame(locked, seats, game_config(locked, seats), get_ruleset(locked.ruleset))
 
 
@@ -91,7 +82,7 @@ def state_after(at: LockedGame, number: int, *, closed: bool = False) -> GameSta
 
 def current_state(at: LockedGame) -> GameState:
     """The game's state now, from its last hand's stored outcome alone."""
-    last = last_hand(at.game)
+    last = Hand.objects.filter(game=at.game).order_by("-number").first()
     if last is None:
         return at.rules.resume(at.config, [], closed=at.game.closed)
     outcome = stored_outcome(last)
@@ -99,14 +90,36 @@ def current_state(at: LockedGame) -> GameState:
     return at.rules.resume(at.config, kept, closed=at.game.closed)
 
 
-def check_may_change(user: User | None, game: Game, guest: Guest | None = None) -> None:
-    if guest is not None:
-        # Read under the game's lock: a link revoked a moment ago already refuses.
-        if not guest_may_change(guest, game):
-            raise PermissionDenied("This link no longer lets you change the game.")
-        return
-    if user is not None and not can_change_game(user, game):
-        raise PermissionDenied("Only the game's owner and members of its league may change it.")
+#: What a writer must be allowed (``selectors.access.GameAccess``) for each kind of write.
+MAY = {
+    "record": (
+        "may_record",
+        "Only the game's owner, members of its league and guests with "
+        "a score link may enter hands.",
+    ),
+    "change": (
+        "may_change",
+        "Only the game's owner and members of its league may change a finished game.",
+    ),
+    "manage": ("may_manage", "Only the game's owner and members of its league may do this."),
+}
+
+
+def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> GameAccess | None:
+    """The writer's access to the locked ``game``, decided again (a link revoked or a
+    membership ended a moment ago already refuses): ``PermissionDenied`` unless it
+    allows ``may`` (see :data:`MAY`). No writer at all is the site itself (demo data,
+    imports, the admin): None, allowed."""
+    if user is None and guest is None:
+        return None
+    link = GuestLink(guest.invite_id, guest.pk) if guest is not None else None
+    access = game_access(game, user if guest is None else None, link)
+    allowed, refusal = MAY[may]
+    if getattr(access, allowed):
+        return access
+    if guest is not None and not access.may_record:
+        refusal = "This link no longer lets you change the game."
+    raise PermissionDenied(refusal)
 
 
 def sync_derived(
@@ -146,22 +159,5 @@ def sync_derived(
 
 
 def _save_seat_results(seats: Sequence[Seat]) -> None:
-    """Write the seats' derived columns in one statement. On PostgreSQL an
-    ``UPDATE … FROM (VALUES …)``: ``bulk_update`` builds a CASE per column and seat,
-    which costs a hand POST more CPU than the rest of its queries."""
-    if not seats:
-        return
-    if connection.vendor != "postgresql":
+    if seats:
         Seat.objects.bulk_update(seats, ["score", "place", "won"])
-        return
-    table = connection.ops.quote_name(Seat._meta.db_table)
-    rows = ", ".join(["(%s::bigint, %s::integer, %s::integer, %s::boolean)"] * len(seats))
-    params: list[Any] = []
-    for seat in seats:
-        params += [seat.pk, seat.score, seat.place, seat.won]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} AS s SET score = v.score, place = v.place, won = v.won "
-            f"FROM (VALUES {rows}) AS v(id, score, place, won) WHERE s.id = v.id",
-            params,
-        )

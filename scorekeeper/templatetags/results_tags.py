@@ -1,7 +1,7 @@
 """``{% result_share %}``: the sheet's "Share the result" section (a finished game).
 
 A tag rather than more sheet context, so the sheet's views need not know about it: it
-reads ``request``, ``game`` and ``state`` from the sheet's context.
+reads ``request``, ``access`` and ``state`` from the sheet's context.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ register = template.Library()
 @register.inclusion_tag("results/_share.html", takes_context=True)
 def result_share(context: template.Context) -> dict[str, Any]:
     state = context.get("state")
-    game = context.get("game")
+    access = context.get("access")
     request = context.get("request")
-    if state is None or game is None or request is None or not state.finished:
+    if state is None or access is None or request is None or not state.finished:
         return {"hidden": True}
-    return share_context(request, game, state)
+    return share_context(request, access, state)

@@ -11,11 +11,13 @@ many processes serve the app.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -27,15 +29,8 @@ from games import RULESETS, GameState, RuleError
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
 from scorekeeper.live.delta import grid_delta
 from scorekeeper.models import Game, Hand
-from scorekeeper.selectors.games import (
-    can_change_game,
-    game_config,
-    game_state,
-    game_with_rows,
-    player_names,
-    visible_game,
-    visible_game_version,
-)
+from scorekeeper.selectors.access import GameAccess, Role
+from scorekeeper.selectors.games import game_config, game_state, game_with_related, player_names
 from scorekeeper.services.games import (
     game_close,
     game_delete,
@@ -47,10 +42,8 @@ from scorekeeper.services.games import (
 from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.validation import is_idempotency_key, optional_id
 from scorekeeper.web import entry_checks, sheet, sheet_panel
-from scorekeeper.web.fast_query import query_value
-from scorekeeper.web.fast_urls import fast_reverse
+from scorekeeper.web.access import NOT_YOURS, game_page, holds_link, request_access
 from scorekeeper.web.forms import Entry, hand_input_from_entry
-from scorekeeper.web.join import guest_pass, holds_link, login_or_guest_required
 from scorekeeper.web.scoreboard import build_scoreboard
 
 
@@ -61,37 +54,23 @@ class HtmxHttpRequest(HttpRequest):
 # -- loading ------------------------------------------------------------------------------
 
 
-def _load(request: HttpRequest, pk: int) -> Game:
-    if guest_pass(request, pk) is not None:
-        game = game_with_rows(pk)
-    else:
-        game = visible_game(request.user, pk)
+def _reload(access: GameAccess) -> GameAccess:
+    """The same viewer's access to the game as it is after a write (its rows read again)."""
+    game = game_with_related().filter(pk=access.game.pk).first()
     if game is None:
-        raise Http404("There is no such game, or it is not one of yours.")
-    return game
+        raise Http404(NOT_YOURS)
+    return replace(access, game=game)
 
 
-def _can_change(request: HttpRequest, game: Game) -> bool:
-    if can_change_game(request.user, game):
-        return True
-    held = guest_pass(request, game.pk)
-    return held is not None and held.can_change
-
-
-def _actor(request: HttpRequest, game: Game) -> dict[str, Any]:
+def _writer(access: GameAccess) -> dict[str, Any]:
     """Who writes, for the services: the account, or the guest of a score link."""
-    held = None if can_change_game(request.user, game) else guest_pass(request, game.pk)
-    if held is not None and held.can_change:
-        return {"user": None, "guest": held.guest}
-    return {"user": request.user}
+    if access.role is Role.SCORER:
+        return {"user": None, "guest": access.guest}
+    return {"user": access.user}
 
 
 def _seat_ids(game: Game) -> list[int]:
-    return [s.player_id for s in sorted(game.seats.all(), key=lambda s: s.position)]
-
-
-def _forbidden(request: HttpRequest, game: Game) -> HttpResponse:
-    return render(request, "games/forbidden.html", {"game": game}, status=403)
+    return [s.player_id for s in game.seats.all()]
 
 
 def _hand_marker(state: GameState) -> str:
@@ -101,7 +80,7 @@ def _hand_marker(state: GameState) -> str:
 
 def _sheet_context(
     request: HttpRequest,
-    game: Game,
+    access: GameAccess,
     *,
     state: GameState | None = None,
     panel: sheet_panel.Panel | None = None,
@@ -109,10 +88,11 @@ def _sheet_context(
     notice: str = "",
     preview: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    game = access.game
     state = state if state is not None else game_state(game)
     names = player_names(game)
-    can_change = _can_change(request, game)
-    can_manage = can_change_game(request.user, game)
+    can_change = access.may_change
+    can_manage = access.may_manage
     rules = RULESETS[game.ruleset]
     show_all = _wants_every_hand(request)
     grid = sheet.build_grid(
@@ -128,6 +108,7 @@ def _sheet_context(
     variant = rules.variant(game.variant or None) if rules.variants else None
     return {
         "game": game,
+        "access": access,
         "state": state,
         "rules": rules,
         "variant": variant,
@@ -135,9 +116,9 @@ def _sheet_context(
         "seated": [names[p] for p in state.config.players],
         "can_change": can_change,
         "can_manage": can_manage,
-        "guest": None if can_manage else guest_pass(request, game.pk),
+        "guest": access if access.is_guest and not can_manage else None,
         "grid": grid,
-        "every_hand_url": f"{fast_reverse('game_sheet', [game.pk])}?hands=all#sheet-grid",
+        "every_hand_url": f"{reverse('game_sheet', args=[game.pk])}?hands=all#sheet-grid",
         "banner": sheet.build_banner(game, state, names),
         "panel": panel,
         "ranking": sheet.build_ranking(state, grid.columns, game.ruleset) if state.finished else [],
@@ -164,7 +145,7 @@ def _sheet_context(
 def _wants_every_hand(request: HttpRequest) -> bool:
     """``?hands=all`` on the sheet, or on the page an htmx request comes from (so live
     updates and entries keep every hand on the screen that showed them)."""
-    if query_value(request, "hands") == "all":
+    if request.GET.get("hands") == "all":
         return True
     htmx = getattr(request, "htmx", None)
     current = (htmx.current_url if htmx else None) or ""
@@ -185,40 +166,37 @@ def _render_sheet(
 # -- the sheet ----------------------------------------------------------------------------
 
 
-@login_or_guest_required
 @require_GET
-def game_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _load(request, pk)
-    return _render_sheet(request, _sheet_context(request, game))
+@game_page()
+def game_sheet(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    return _render_sheet(request, _sheet_context(request, access))
 
 
-@login_or_guest_required
 @require_GET
 def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     """What changed since a phone last looked: 204 when nothing did; otherwise the grid,
     banner and result (swapped out of band), and the entry panel only when the hand in
     play is no longer the one the phone is entering — so an entry in progress survives
     a correction made elsewhere."""
-    htmx = getattr(request, "htmx", None)
-    if guest_pass(request, pk) is not None:
-        current = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-    else:
-        current = visible_game_version(request.user, pk)
-    if current is None:
-        if htmx:
+    if not request.user.is_authenticated and not holds_link(request, pk):
+        return redirect_to_login(request.get_full_path())
+    found = request_access(request, pk, rows=False)
+    if found is None:
+        if getattr(request, "htmx", None):
             gone = "The link to that game was revoked." if holds_link(request, pk) else ""
             messages.info(request, gone or "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
-        raise Http404("There is no such game, or it is not one of yours.")
-    if query_value(request, "v") == str(current):
+        raise Http404(NOT_YOURS)
+    current = found.game.version
+    if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
-    game = _load(request, pk)
-    state = game_state(game)
+    access = _reload(found)
+    state = game_state(access.game)
     marker = _hand_marker(state)
     seen = request.GET.get("hand", "")
     hand_changed = seen != marker
     notice = _change_notice(seen, marker) if hand_changed else ""
-    context = _sheet_context(request, game, state=state, notice=notice)
+    context = _sheet_context(request, access, state=state, notice=notice)
     context["oob"] = True
     context["refresh_panel"] = hand_changed
     context.update(grid_delta(request, context, current))
@@ -249,13 +227,11 @@ def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]
     return entry, hand_input_from_entry(game.ruleset, players, entry)
 
 
-@login_or_guest_required
 @require_POST
-def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
+@game_page(may="record")
+def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     """Record the next hand from the entry panel (the API's ``POST …/hands/``)."""
-    game = _load(request, pk)
-    if not _can_change(request, game):
-        return _forbidden(request, game)
+    game = access.game
     entry, hand_input = _entry_from(request, game)
     # A phone that kept the hand while offline sends it with the key it made when the
     # hand was saved (header or field): however often it is sent, it is recorded once.
@@ -267,7 +243,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         written = hand_record(
             game=game,
-            **_actor(request, game),
+            **_writer(access),
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=optional_id(expected),
@@ -279,7 +255,7 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
         )
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), status=422
+            request, _sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
         state = game_state(game)
@@ -287,11 +263,11 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
             game, state, player_names(game), entry=entry, error=exc, idempotency_key=key
         )
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), status=422
+            request, _sheet_context(request, access, state=state, panel=panel), status=422
         )
     except StaleHandError:
-        fresh = _load(request, pk)
-        state = game_state(fresh)
+        fresh = _reload(access)
+        state = game_state(fresh.game)
         notice = (
             f"Not saved: hand {expected} was already saved on another phone. Check "
             f"the sheet; the entry is now for hand {_hand_marker(state)}."
@@ -308,31 +284,29 @@ def hand_new(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except (ConflictError, IdempotencyKeyReused) as exc:
         return _render_sheet(
-            request, _sheet_context(request, _load(request, pk), notice=exc.message), status=409
+            request, _sheet_context(request, _reload(access), notice=exc.message), status=409
         )
-    fresh = _load(request, pk)
-    state = game_state(fresh)
-    names = player_names(fresh)
+    fresh = _reload(access)
+    state = game_state(fresh.game)
+    names = player_names(fresh.game)
     if written.replayed:
         flash = "That hand was already saved."
     else:
-        flash = sheet.saved_summary(fresh, state.hands[-1], names)
+        flash = sheet.saved_summary(fresh.game, state.hands[-1], names)
         if state.finished:
             flash += " The game is over."
     if getattr(request, "htmx", None):
         return _render_sheet(request, _sheet_context(request, fresh, state=state, flash=flash))
     messages.success(request, flash)
-    return redirect("game_sheet", pk=pk)
+    return redirect("game_sheet", pk=game.pk)
 
 
-@login_or_guest_required
 @require_http_methods(["GET", "POST"])
-def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+@game_page(may="change")
+def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResponse:
     """Correct an earlier hand (the API's ``PUT …/hands/{number}/``): every total after it
     is recomputed."""
-    game = _load(request, pk)
-    if not _can_change(request, game):
-        return _forbidden(request, game)
+    game = access.game
     state = game_state(game)
     if not 1 <= number <= len(state.hands):
         raise Http404(f"This game has no hand {number}.")
@@ -340,14 +314,14 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "GET":
         panel = sheet_panel.build_panel(game, state, names, number=number)
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), partial="panel"
+            request, _sheet_context(request, access, state=state, panel=panel), partial="panel"
         )
     entry, hand_input = _entry_from(request, game)
     try:
         written = hand_replace(
             game=game,
             number=number,
-            **_actor(request, game),
+            **_writer(access),
             hand_input=hand_input,
             before_write=entry_checks.ask_unless_confirmed(request.POST.get("confirm", "")),
         )
@@ -356,41 +330,39 @@ def hand_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             game, state, names, number=number, entry=entry, unlikely=exc.items
         )
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), status=422
+            request, _sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
         panel = sheet_panel.build_panel(game, state, names, number=number, entry=entry, error=exc)
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), status=422
+            request, _sheet_context(request, access, state=state, panel=panel), status=422
         )
     except ConflictError as exc:
         panel = sheet_panel.build_panel(
             game, state, names, number=number, entry=entry, message=exc.message
         )
         return _render_sheet(
-            request, _sheet_context(request, game, state=state, panel=panel), status=409
+            request, _sheet_context(request, access, state=state, panel=panel), status=409
         )
     except Hand.DoesNotExist:
         raise Http404(f"This game has no hand {number}.") from None
-    fresh = _load(request, pk)
+    fresh = _reload(access)
     flash = f"Hand {number} corrected; the totals after it are recomputed."
     if written.outcome is not None:
-        flash = sheet.saved_summary(fresh, written.outcome, player_names(fresh)).replace(
+        flash = sheet.saved_summary(fresh.game, written.outcome, player_names(fresh.game)).replace(
             "saved", "corrected"
         )
     if getattr(request, "htmx", None):
         return _render_sheet(request, _sheet_context(request, fresh, flash=flash))
     messages.success(request, flash)
-    return redirect("game_sheet", pk=pk)
+    return redirect("game_sheet", pk=game.pk)
 
 
-@login_or_guest_required
 @require_POST
-def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
+@game_page(may="record")
+def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
     """What a hand would score, computed by the engine without saving anything."""
-    game = _load(request, pk)
-    if not _can_change(request, game):
-        return _forbidden(request, game)
+    game = access.game
     entry, hand_input = _entry_from(request, game)
     names = player_names(game)
     inputs = [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
@@ -452,71 +424,64 @@ def hand_preview(request: HttpRequest, pk: int) -> HttpResponse:
         idempotency_key=request.POST.get("idempotency_key") or None,
     )
     return _render_sheet(
-        request, _sheet_context(request, game, state=state, panel=panel, preview=preview)
+        request, _sheet_context(request, access, state=state, panel=panel, preview=preview)
     )
 
 
-@login_or_guest_required
 @require_POST
-def hand_undo_view(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+@game_page(may="change", rows=False)
+def hand_undo_view(request: HttpRequest, access: GameAccess, number: int) -> HttpResponse:
     """Undo the last hand. The number is in the URL, so a second tap cannot undo another."""
-    game = _load(request, pk)
-    if not _can_change(request, game):
-        return _forbidden(request, game)
     try:
-        hand_undo(game=game, number=number, **_actor(request, game))
+        hand_undo(game=access.game, number=number, **_writer(access))
     except Hand.DoesNotExist:
         return _after_action(
-            request, pk, f"Hand {number} is already gone: nothing undone.", error=True
+            request, access, f"Hand {number} is already gone: nothing undone.", error=True
         )
     except ConflictError as exc:
-        return _after_action(request, pk, exc.message, error=True)
-    return _after_action(request, pk, f"Hand {number} undone. Enter it again below.")
+        return _after_action(request, access, exc.message, error=True)
+    return _after_action(request, access, f"Hand {number} undone. Enter it again below.")
 
 
-def _after_action(request: HttpRequest, pk: int, text: str, *, error: bool = False) -> HttpResponse:
+def _after_action(
+    request: HttpRequest, access: GameAccess, text: str, *, error: bool = False
+) -> HttpResponse:
     if getattr(request, "htmx", None):
-        fresh = _load(request, pk)
         ctx = _sheet_context(
-            request, fresh, flash="" if error else text, notice=text if error else ""
+            request, _reload(access), flash="" if error else text, notice=text if error else ""
         )
         return _render_sheet(request, ctx, status=409 if error else 200)
     (messages.error if error else messages.success)(request, text)
-    return redirect("game_sheet", pk=pk)
+    return redirect("game_sheet", pk=access.game.pk)
 
 
 @login_required
 @require_POST
-def game_close_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _load(request, pk)
-    if not can_change_game(request.user, game):
-        return _forbidden(request, game)
+@game_page(may="manage", rows=False)
+def game_close_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
     try:
-        game_close(game=game, user=request.user)  # type: ignore[arg-type]
+        game_close(game=access.game, user=access.user)
     except (ConflictError, RuleError) as exc:
-        return _after_action(request, pk, sheet.humanize_error(exc.message, {}), error=True)
-    return _after_action(request, pk, "Game ended: the standings are the final ranking.")
+        return _after_action(request, access, sheet.humanize_error(exc.message, {}), error=True)
+    return _after_action(request, access, "Game ended: the standings are the final ranking.")
 
 
 @login_required
 @require_POST
-def game_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _load(request, pk)
-    if not can_change_game(request.user, game):
-        return _forbidden(request, game)
+@game_page(may="manage", rows=False)
+def game_reopen_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
     try:
-        game_reopen(game=game, user=request.user)  # type: ignore[arg-type]
+        game_reopen(game=access.game, user=access.user)
     except (ConflictError, RuleError) as exc:
-        return _after_action(request, pk, sheet.humanize_error(exc.message, {}), error=True)
-    return _after_action(request, pk, "Game reopened: play on.")
+        return _after_action(request, access, sheet.humanize_error(exc.message, {}), error=True)
+    return _after_action(request, access, "Game reopened: play on.")
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _load(request, pk)
-    if not can_change_game(request.user, game):
-        return _forbidden(request, game)
+@game_page(may="manage")
+def game_delete_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    game, pk = access.game, access.game.pk
     if request.method == "GET":
         return render(
             request,
@@ -526,7 +491,7 @@ def game_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
                 "seated": list(player_names(game).values()),
             },
         )
-    game_delete(game=game, user=request.user)  # type: ignore[arg-type]
+    game_delete(game=game, user=access.user)
     messages.success(request, f"{game.get_ruleset_display()} #{pk} deleted.")
     if getattr(request, "htmx", None):
         return HttpResponseClientRedirect(reverse("home"))

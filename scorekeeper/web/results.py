@@ -31,13 +31,8 @@ from django.views.decorators.vary import vary_on_cookie
 from games import RULESETS, GameState
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
-from scorekeeper.selectors.games import (
-    can_change_game,
-    game_state,
-    game_with_related,
-    player_names,
-    visible_game,
-)
+from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.games import game_state, game_with_related, player_names
 from scorekeeper.services.result_image import render_result_png
 from scorekeeper.services.results import (
     Result,
@@ -46,24 +41,18 @@ from scorekeeper.services.results import (
     result_publish,
     result_unpublish,
 )
-from scorekeeper.validation import MAX_ID
-from scorekeeper.web.join import guest_pass
+from scorekeeper.web.access import NOT_YOURS, forbidden, request_access
 
 #: How long a process keeps an image it drew (keyed by its ETag, so never stale).
 IMAGE_CACHE_SECONDS = 24 * 3600
 
 
-def _viewable(request: HttpRequest, pk: int) -> Game:
+def _viewable(request: HttpRequest, pk: int) -> GameAccess:
     """The game with its seats and hands, if this browser may see its sheet."""
-    if not 1 <= pk <= MAX_ID:
-        raise Http404("There is no such game.")
-    if guest_pass(request, pk) is not None:
-        game = game_with_related(Game.objects.filter(pk=pk)).first()
-    else:
-        game = visible_game(request.user, pk)
-    if game is None:
-        raise Http404("There is no such game, or it is not one of yours.")
-    return game
+    access = request_access(request, pk)
+    if access is None:
+        raise Http404(NOT_YOURS)
+    return access
 
 
 def _final(game: Game) -> tuple[GameState, Result]:
@@ -84,8 +73,9 @@ def public_url(request: HttpRequest, game: Game) -> str | None:
     return request.build_absolute_uri(reverse("public_result", args=[game.public_token]))
 
 
-def share_context(request: HttpRequest, game: Game, state: GameState) -> dict[str, Any]:
+def share_context(request: HttpRequest, access: GameAccess, state: GameState) -> dict[str, Any]:
     """What the sheet's "Share the result" section shows (a finished game only)."""
+    game = access.game
     result = build_result(game, state)
     return {
         "game": game,
@@ -94,7 +84,7 @@ def share_context(request: HttpRequest, game: Game, state: GameState) -> dict[st
         "image_url": f"{reverse('game_result_png', args=[game.pk])}?v={game.version}",
         "image_name": image_name(game),
         "public_url": public_url(request, game),
-        "can_publish": can_change_game(request.user, game),
+        "can_publish": access.may_manage,
         "winners": [line.label for line in result.lines if line.won],
     }
 
@@ -124,7 +114,7 @@ def _png(request: HttpRequest, result: Result, *, cache_control: str) -> HttpRes
 @require_GET
 @vary_on_cookie
 def game_result_png(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _viewable(request, pk)
+    game = _viewable(request, pk).game
     _, result = _final(game)
     response = _png(request, result, cache_control="private, no-cache")
     response["Content-Disposition"] = f'inline; filename="{image_name(game)}"'
@@ -138,10 +128,11 @@ def game_result_png(request: HttpRequest, pk: int) -> HttpResponse:
 def game_result_public(request: HttpRequest, pk: int) -> HttpResponse:
     """Switch the public page on (``action=publish``) or off (``action=unpublish``)."""
     if not request.user.is_authenticated:
-        raise Http404("There is no such game, or it is not one of yours.")
-    game = _viewable(request, pk)
-    if not can_change_game(request.user, game):
-        return render(request, "games/forbidden.html", {"game": game}, status=403)
+        raise Http404(NOT_YOURS)
+    access = _viewable(request, pk)
+    if not access.may_manage:
+        return forbidden(request, access)
+    game = access.game
     action = request.POST.get("action", "")
     state = game_state(game)
     flash = ""
@@ -157,7 +148,7 @@ def game_result_public(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         flash = "Choose to publish or unpublish the result."
     if getattr(request, "htmx", None) and state.finished:
-        context = share_context(request, game, state)
+        context = share_context(request, access, state)
         context["flash"] = flash
         return render(request, "results/_share.html", context)
     messages.info(request, flash)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -21,30 +21,18 @@ from django.utils.timesince import timesince
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RULESETS, RuleError
-from scorekeeper.models import Game, Invite, InviteRole
-from scorekeeper.selectors.games import can_change_game, games_visible_to, player_names
+from scorekeeper.models import Invite, InviteRole
+from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.games import player_names
 from scorekeeper.selectors.invites import live_invites
 from scorekeeper.services.invites import invite_create, invite_revoke
+from scorekeeper.web.access import game_page
 from scorekeeper.web.join import join_url
 
 ROLE_TEXT = {
     InviteRole.SCORE: "Lets a phone enter, correct and undo hands of this game.",
     InviteRole.WATCH: "Lets a phone follow the sheet live, without changing it.",
 }
-
-
-def _shareable(request: HttpRequest, pk: int) -> Game | None:
-    """The game, if this account may share it; None to answer 404 (a game the account
-    cannot see) — the caller answers 403 for one it sees but may not change."""
-    game = games_visible_to(request.user).filter(pk=pk).prefetch_related("seats__player").first()
-    if game is None:
-        raise Http404("There is no such game, or it is not one of yours.")
-    return game if can_change_game(request.user, game) else None
-
-
-def _forbidden(request: HttpRequest, pk: int) -> HttpResponse:
-    game = Game.objects.get(pk=pk)
-    return render(request, "games/forbidden.html", {"game": game}, status=403)
 
 
 def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
@@ -66,15 +54,15 @@ def _ago(moment: datetime) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_share(request: HttpRequest, pk: int) -> HttpResponse:
+@game_page(may="manage")
+def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
     """GET: the page, showing one link's QR code (``?invite=``, else the newest score
     link, else the newest watch link). POST ``role``: a new link, then its QR code."""
-    game = _shareable(request, pk)
-    if game is None:
-        return _forbidden(request, pk)
+    game, pk, user = access.game, access.game.pk, access.user
+    assert user is not None  # whoever may manage a game is signed in
     if request.method == "POST":
         try:
-            invite = invite_create(game=game, user=request.user, role=request.POST.get("role", ""))  # type: ignore[arg-type]
+            invite = invite_create(game=game, user=user, role=request.POST.get("role", ""))
         except RuleError as exc:
             messages.error(request, exc.message)
             return redirect("game_share", pk=pk)
@@ -109,16 +97,16 @@ def game_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_share_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse:
+@game_page(may="manage", rows=False)
+def game_share_revoke(request: HttpRequest, access: GameAccess, invite_id: int) -> HttpResponse:
     """Shut a link: it and its guests' access stop working at once."""
-    game = _shareable(request, pk)
-    if game is None:
-        return _forbidden(request, pk)
+    game, pk, user = access.game, access.game.pk, access.user
+    assert user is not None  # whoever may manage a game is signed in
     invite = live_invites(game).filter(pk=invite_id).first()
     if invite is None:
         messages.info(request, "That link was already revoked.")
     else:
-        invite_revoke(invite=invite, user=request.user)  # type: ignore[arg-type]
+        invite_revoke(invite=invite, user=user)
         messages.success(
             request, f"The {invite.role} link was revoked: it and its guests are shut out."
         )

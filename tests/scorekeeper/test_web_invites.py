@@ -155,7 +155,7 @@ def test_a_signed_in_stranger_with_a_score_link_keeps_only_that_game(
     assert revision.guest is not None
     assert revision.guest.name == "Bo"
     assert revision.user is None
-    assert stranger.get(f"/games/{game.pk}/share/").status_code == 404
+    assert stranger.get(f"/games/{game.pk}/share/").status_code == 403  # sees it, may not share
 
 
 def test_a_watch_link_shows_the_sheet_but_cannot_record(

@@ -1,0 +1,182 @@
+"""Who may do what with one game: the one access decision every page, API view and
+service asks.
+
+:func:`game_access` decides once, for one request, what the viewer is to the game —
+its owner, a member of its league, a player who sat at it, a guest who joined by a score
+or a watch link, or nobody — and :class:`GameAccess` answers every question asked of
+that (may they see it, enter hands, manage it). A write asks it once more under the
+game's lock (``services.locked_game``), so a link revoked or a membership ended a moment
+ago already refuses.
+
+A finished game is changed only by someone who may reopen it (its owner and its league's
+members): correcting or undoing a hand of a finished game can reopen it, and a guest's
+link is for playing the game, not for rewriting its result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
+
+from scorekeeper.models import Game, GameStatus, Guest, Invite, InviteRole, League, Seat
+from scorekeeper.selectors.games import game_with_related
+from scorekeeper.validation import MAX_ID
+
+
+class Role(StrEnum):
+    """What the viewer is to the game, strongest first."""
+
+    OWNER = "owner"
+    #: A member (or the owner) of the game's league, or a site administrator.
+    MEMBER = "member"
+    #: A guest who joined by a score link and gave a name.
+    SCORER = "scorer"
+    #: An account whose player sat at the game (it sees the game, may not change it).
+    PLAYER = "player"
+    #: A guest who joined by a watch link (or a score link, before giving a name).
+    WATCHER = "watcher"
+    NONE = "none"
+
+
+MANAGERS = frozenset({Role.OWNER, Role.MEMBER})
+
+
+@dataclass(frozen=True)
+class GuestLink:
+    """The link a browser joined a game by: the invite, and the guest it named (if any).
+    The web layer reads the ids from the session; :func:`game_access` checks them."""
+
+    invite_id: int
+    guest_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    """A viewer's access to one game, decided once (:func:`game_access`)."""
+
+    game: Game
+    role: Role
+    #: The signed-in account (None for a browser without one).
+    user: User | None = None
+    #: The live link a guest joined by, and the guest it names.
+    invite: Invite | None = None
+    guest: Guest | None = None
+
+    @property
+    def may_view(self) -> bool:
+        return self.role is not Role.NONE
+
+    @property
+    def may_manage(self) -> bool:
+        """Close, reopen and delete the game, share it, publish its result."""
+        return self.role in MANAGERS
+
+    @property
+    def may_record(self) -> bool:
+        """Record the next hand (of a game still in play: the service says when it is
+        over)."""
+        return self.role in MANAGERS or self.role is Role.SCORER
+
+    @property
+    def may_change(self) -> bool:
+        """Record, correct and undo hands now: a finished game only for those who may
+        reopen it."""
+        if self.role in MANAGERS:
+            return True
+        return self.role is Role.SCORER and self.game.status != GameStatus.FINISHED
+
+    @property
+    def is_guest(self) -> bool:
+        """Joined by a link (and not an account that may see the game anyway)."""
+        return self.invite is not None
+
+    @property
+    def writer(self) -> User | None:
+        """The account a write is recorded under (None when a guest writes)."""
+        return None if self.role is Role.SCORER else self.user
+
+    @property
+    def live_kind(self) -> str:
+        """The viewer kind an events-stream ticket names (``live.capability``)."""
+        if self.may_manage:
+            return "manage"
+        return "score" if self.role is Role.SCORER else "watch"
+
+    @property
+    def guest_label(self) -> str:
+        return str(self.guest) if self.guest is not None else "a guest"
+
+
+def _is_league_member(user: User, league_id: int) -> bool:
+    return League.objects.filter(
+        Q(pk=league_id) & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
+    ).exists()
+
+
+def _sat_at(user: User, game: Game) -> bool:
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    if "seats" in cache:
+        return any(s.player.user_id == user.pk for s in game.seats.all())
+    return Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).exists()
+
+
+def _guest_role(game: Game, link: GuestLink) -> tuple[Role, Invite | None, Guest | None]:
+    invite = (
+        Invite.objects.filter(pk=link.invite_id, game_id=game.pk, revoked_at__isnull=True)
+        .only("id", "game_id", "role", "revoked_at")
+        .first()
+    )
+    if invite is None:
+        return Role.NONE, None, None
+    guest = None
+    if invite.role == InviteRole.SCORE and link.guest_id is not None:
+        guest = Guest.objects.filter(pk=link.guest_id, invite_id=invite.pk).first()
+    return (Role.SCORER if guest is not None else Role.WATCHER), invite, guest
+
+
+def game_access(
+    game: Game, user: User | AnonymousUser | None, link: GuestLink | None = None
+) -> GameAccess:
+    """What ``user`` (and, in a browser that joined by a link, ``link``) may do with
+    ``game``. Asks the database only what the owner's own request does not need: the
+    league membership, then the link."""
+    account = user if user is not None and user.is_authenticated else None
+    assert account is None or isinstance(account, User)
+    if account is not None:
+        if game.owner_id == account.pk:
+            return GameAccess(game, Role.OWNER, account)
+        if account.is_superuser or (
+            game.league_id is not None and _is_league_member(account, game.league_id)
+        ):
+            return GameAccess(game, Role.MEMBER, account)
+    if link is not None:
+        role, invite, guest = _guest_role(game, link)
+        if role is Role.SCORER or (role is Role.WATCHER and account is None):
+            return GameAccess(game, role, account, invite, guest)
+        if account is not None and _sat_at(account, game):
+            return GameAccess(game, Role.PLAYER, account)
+        if role is Role.WATCHER:
+            return GameAccess(game, role, account, invite, guest)
+        return GameAccess(game, Role.NONE, account)
+    if account is not None and _sat_at(account, game):
+        return GameAccess(game, Role.PLAYER, account)
+    return GameAccess(game, Role.NONE, account)
+
+
+def find_game_access(
+    pk: int, user: User | AnonymousUser | None, link: GuestLink | None = None, *, rows: bool = True
+) -> GameAccess | None:
+    """Game ``pk`` (with what its sheet needs when ``rows``: league, owner, seats with
+    their players, hands) and the viewer's access to it; None when there is no such
+    game or the viewer may not see it."""
+    if not 1 <= pk <= MAX_ID:
+        return None
+    games = game_with_related() if rows else Game.objects.all()
+    game = games.filter(pk=pk).first()
+    if game is None:
+        return None
+    access = game_access(game, user, link)
+    return access if access.may_view else None

@@ -1,0 +1,96 @@
+"""The viewer's access to the game a page is about, decided once per request.
+
+A game's pages are decorated with :func:`game_page`: it reads which link (if any) this
+browser joined the game by (the session holds only the ids: ``web.join`` puts them
+there), asks :func:`~scorekeeper.selectors.access.find_game_access` once, answers what
+the viewer may not have (sign in, 404, 403), and hands the view the
+:class:`~scorekeeper.selectors.access.GameAccess` every part of the page then asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from scorekeeper.security import rate_limit
+from scorekeeper.selectors.access import GameAccess, GuestLink, find_game_access
+
+#: Session key: ``{"<game id>": {"invite": id, "guest": id or None}}``.
+SESSION_PASSES = "game_links"
+NOT_YOURS = "There is no such game, or it is not one of yours."
+
+
+def _passes(request: HttpRequest) -> dict[str, Any]:
+    raw = request.session.get(SESSION_PASSES)
+    return raw if isinstance(raw, dict) else {}
+
+
+def holds_link(request: HttpRequest, game_id: int) -> bool:
+    """Whether this browser joined ``game_id`` by a link (live or not any more)."""
+    return str(game_id) in _passes(request)
+
+
+def guest_link(request: HttpRequest, game_id: int) -> GuestLink | None:
+    """The link this browser joined ``game_id`` by, as the session remembers it (whether
+    it still works is for ``selectors.access`` to say)."""
+    entry = _passes(request).get(str(game_id))
+    if not isinstance(entry, dict) or type(entry.get("invite")) is not int:
+        return None
+    guest = entry.get("guest")
+    return GuestLink(entry["invite"], guest if type(guest) is int else None)
+
+
+def remember_link(request: HttpRequest, game_id: int, invite_id: int, guest_id: int | None) -> None:
+    passes = dict(_passes(request))
+    passes[str(game_id)] = {"invite": invite_id, "guest": guest_id}
+    request.session[SESSION_PASSES] = passes
+
+
+def request_access(request: HttpRequest, pk: int, *, rows: bool = True) -> GameAccess | None:
+    """This request's viewer's access to game ``pk`` (None: no such game for them)."""
+    return find_game_access(pk, request.user, guest_link(request, pk), rows=rows)
+
+
+def forbidden(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    return render(request, "games/forbidden.html", {"game": access.game}, status=403)
+
+
+def game_page(
+    *, may: str = "view", rows: bool = True
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """For a view of one game (URL argument ``pk``), called as ``view(request, access,
+    …)``: a browser neither signed in nor holding a link to the game is sent to sign
+    in; a game the viewer may not see is a 404; one they may see but not do this with
+    (``may``: ``view``, ``record``, ``change``, ``manage``; see ``GameAccess``) a 403.
+    ``rows``: load what the sheet shows (seats, players, hands), not just the game row.
+
+    A guest's requests count against the "guest-write" limit: a link shared at a table
+    must not become a way to flood a game with hands."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        def checked(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+            access = request_access(request, pk, rows=rows)
+            if access is None:
+                raise Http404(NOT_YOURS)
+            if may != "view" and not getattr(access, f"may_{may}"):
+                return forbidden(request, access)
+            return view(request, access, **kwargs)
+
+        as_guest = rate_limit("guest-write")(checked)
+
+        @wraps(view)
+        def wrapped(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+            if request.user.is_authenticated:
+                return checked(request, pk, **kwargs)
+            if holds_link(request, pk):
+                return as_guest(request, pk, **kwargs)
+            return redirect_to_login(request.get_full_path())
+
+        return wrapped
+
+    return decorate
