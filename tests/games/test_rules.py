@@ -1,4 +1,5 @@
-"""The rules reference: sections, engine-generated tables, search, hints."""
+"""The rules reference: sections and their paragraphs, engine-generated tables, search,
+hints."""
 
 from __future__ import annotations
 
@@ -58,6 +59,25 @@ def test_section_bodies_render_to_html() -> None:
     assert "<table>" in scoring.html
     assert "<td>Joker</td>" in scoring.html
     assert scoring.as_dict().keys() == {"slug", "title", "body"}
+
+
+@pytest.mark.parametrize("slug", list(RULESETS))
+def test_every_paragraph_has_an_id_on_the_page(slug: str) -> None:
+    for section in rules.rules_for(slug).sections:
+        ids = [p.id for p in section.paragraphs]
+        assert ids == [f"{section.slug}-{n}" for n in range(1, len(ids) + 1)]
+        assert re.findall(r' id="([^"]+)"', section.anchored_html) == ids
+        assert all(p.text for p in section.paragraphs)
+
+
+def test_paragraphs_are_the_text_in_blocks() -> None:
+    scoring = rules.rules_for("damn-you").section("scoring")
+    widow = scoring.paragraphs[12]
+    assert widow.id == "scoring-13"
+    assert widow.text.startswith("Widow rule (playing on the house). A player who has run out")
+    assert '<p id="scoring-13"><strong>Widow rule' in scoring.anchored_html
+    assert scoring.paragraphs[2].text == "Ante · 1 · Every player, into the pot before the deal."
+    assert scoring.text.splitlines() == [p.text for p in scoring.paragraphs]
 
 
 def test_unknown_game_is_a_rule_error() -> None:
