@@ -14,7 +14,7 @@ but generated from the engine: a marker such as ``{{ card_points }}`` becomes th
 
 Each section is also cut into paragraphs (list items, table rows and subheadings count
 as paragraphs), each with an id that :attr:`Section.anchored_html` puts on the page: what
-a search of the rules finds and links to.
+a search of the rules (on the Django side) finds and links to.
 
     >>> rules_for("damn-you").section("scoring").paragraphs[12]
     Paragraph(id='scoring-13', text='Widow rule (playing on the house). A player who ...')
@@ -168,10 +168,7 @@ def all_rules() -> list[Rules]:
 
 def clear_cache() -> None:
     """Forget the parsed rules (after the engine or a rules file changed)."""
-    from games import rules_search  # it reads the rules: imported here, not at the top
-
     _default_rules.cache_clear()
-    rules_search.clear_cache()
 
 
 def build_rules(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
