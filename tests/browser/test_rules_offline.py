@@ -1,5 +1,6 @@
-"""The rules in a phone browser: search as you type, the sheet's overlay, and the whole
-reference with the network switched off after one visit (service worker)."""
+"""The rules in a phone browser: search as you type, a hit opening its paragraph, the
+sheet's overlay, and the whole reference with the network switched off after one visit
+(service worker)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,28 @@ def test_search_as_you_type_on_a_rules_page(page: Any, site_url: str) -> None:
     page.click("#rules-results [data-suggest-q='joker']")
     page.locator("#rules-results .rules-hit").first.wait_for()
     assert page.input_value("#rules-results-q") == "joker"
+    assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hit_opens_its_paragraph_highlighted(page: Any, site_url: str) -> None:
+    """The widow rule sits deep in Damn You's scoring: its hit opens the page scrolled to
+    that paragraph, marked, on a small phone."""
+    errors = _console_errors(page)
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.goto(f"{site_url}/rules/")
+    page.fill("#rules-results-q", "widow")
+    page.locator("#rules-results .rules-hit-link").first.click()
+    page.wait_for_url(f"{site_url}/rules/damn-you/#scoring-13")
+    widow = page.locator("#scoring-13")
+    assert widow.inner_text().startswith("Widow rule")
+    assert widow.evaluate("el => el.matches(':target')")
+    assert widow.evaluate("el => getComputedStyle(el).backgroundColor") != "rgba(0, 0, 0, 0)"
+    box, bar = widow.bounding_box(), page.locator(".topbar").bounding_box()
+    assert box is not None
+    assert bar is not None
+    assert box["y"] >= bar["y"] + bar["height"]  # not under the sticky bar
+    assert box["y"] + box["height"] <= 667
     assert errors == []
 
 
@@ -166,6 +189,7 @@ def test_rules_overlay_keeps_an_entry_in_progress(page: Any, live_server: Any) -
         assert dialog.is_visible()
         skip = dialog.locator("#rp-special-cards-5")
         assert "Skips the next player" in skip.inner_text()
+        assert skip.evaluate("el => getComputedStyle(el).backgroundColor") != "rgba(0, 0, 0, 0)"
         wait_until(
             page,
             "() => { const r = document.querySelector('#rp-special-cards-5')"
