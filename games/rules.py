@@ -12,13 +12,20 @@ but generated from the engine: a marker such as ``{{ card_points }}`` becomes th
     >>> "| Joker | 50 |" in rules.section("scoring").body
     True
 
-Searching the text is :mod:`games.rules_search` (its words: :mod:`games.rules_words`);
-the one-line hint for the hand in play is :mod:`games.rules_hints`.
+Each section is also cut into paragraphs (list items, table rows and subheadings count
+as paragraphs), each with an id that :attr:`Section.anchored_html` puts on the page: what
+a search of the rules (on the Django side) finds and links to.
+
+    >>> rules_for("damn-you").section("scoring").paragraphs[12]
+    Paragraph(id='scoring-13', text='Widow rule (playing on the house). A player who ...')
+
+The one-line hint for the hand in play is :mod:`games.rules_hints`.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -58,6 +65,15 @@ class RulesError(ValueError):
 
 
 @dataclass(frozen=True)
+class Paragraph:
+    """A block of a section's text: a paragraph, list item, table row (cells joined by
+    " · ") or subheading. ``id`` is its id on the page, ``<section slug>-<n>``."""
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Section:
     """One section of a game's rules. ``body`` is Markdown with every engine marker
     already replaced; ``keywords`` are the player words that should find it."""
@@ -73,13 +89,25 @@ class Section:
         return render_markdown(self.body)
 
     @functools.cached_property
-    def text(self) -> str:
-        """The body as plain text (what search reads and quotes)."""
-        return plain_text(self.html)
+    def anchored_html(self) -> str:
+        """:attr:`html` with the id of each of its :attr:`paragraphs` on it."""
+        numbers = itertools.count(1)
+        return _BLOCK_RE.sub(lambda m: f'<{m[1]} id="{self.slug}-{next(numbers)}">', self.html)
+
+    @functools.cached_property
+    def paragraphs(self) -> tuple[Paragraph, ...]:
+        parser = _ParagraphParser()
+        parser.feed(self.anchored_html)
+        parser.close()
+        return tuple(
+            Paragraph(id, " ".join("".join(parts).split()).strip(" ·"))
+            for id, parts in parser.found
+        )
 
     @property
-    def anchor(self) -> str:
-        return self.slug
+    def text(self) -> str:
+        """The body as plain text, one line per paragraph."""
+        return "\n".join(p.text for p in self.paragraphs if p.text)
 
     def as_dict(self) -> dict[str, str]:
         return {"slug": self.slug, "title": self.title, "body": self.body}
@@ -140,10 +168,7 @@ def all_rules() -> list[Rules]:
 
 def clear_cache() -> None:
     """Forget the parsed rules (after the engine or a rules file changed)."""
-    from games import rules_search  # it reads the rules: imported here, not at the top
-
     _default_rules.cache_clear()
-    rules_search.clear_cache()
 
 
 def build_rules(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
@@ -384,51 +409,31 @@ def render_markdown(text: str) -> str:
     return re.sub("([♥♦])", r'<span class="suit-red">\1</span>', rendered)
 
 
-class _TextExtractor(HTMLParser):
-    _BLOCKS = frozenset(
-        {
-            "p",
-            "li",
-            "td",
-            "th",
-            "tr",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "br",
-            "ul",
-            "ol",
-            "table",
-            "div",
-            "blockquote",
-        }
-    )
+_BLOCKS = ("p", "li", "tr", "h3")
+_BLOCK_RE = re.compile(rf"<({'|'.join(_BLOCKS)})>")
+
+
+class _ParagraphParser(HTMLParser):
+    """Collects the text of every element with an id, innermost first (a list item
+    inside a list item is a paragraph of its own)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
+        self.found: list[tuple[str, list[str]]] = []
+        self.open: list[list[str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._BLOCKS:
-            self.parts.append(" ")
+        id = dict(attrs).get("id")
+        if id:
+            self.found.append((id, []))
+            self.open.append(self.found[-1][1])
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th"):
-            self.parts.append(" · ")
-        elif tag in self._BLOCKS:
-            self.parts.append("\n")
+        if tag in ("td", "th") and self.open:
+            self.open[-1].append(" · ")
+        elif tag in _BLOCKS:
+            self.open.pop()
 
     def handle_data(self, data: str) -> None:
-        # Line breaks inside a paragraph are the source's wrapping, not the text's.
-        self.parts.append(re.sub(r"\s+", " ", data))
-
-
-def plain_text(markup: str) -> str:
-    """The text of an HTML fragment: one line per block (paragraph, list item, table
-    row, with " · " between cells), other whitespace collapsed."""
-    parser = _TextExtractor()
-    parser.feed(markup)
-    parser.close()
-    lines = (" ".join(line.split()).strip(" ·") for line in "".join(parser.parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+        if self.open:
+            self.open[-1].append(data)

@@ -24,7 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import RULESETS, Ruleset, rules, rules_search
+from games import RULESETS, Ruleset, rules
+from scorekeeper import rules_index
 
 MAX_QUERY = 200
 
@@ -93,12 +94,12 @@ class RulesHitSerializer(serializers.Serializer):
     snippet = serializers.CharField(
         help_text="HTML: an excerpt, escaped, with the matching words in <mark>."
     )
-    url = serializers.CharField(help_text="The section on the rules page.")
+    url = serializers.CharField(help_text="The paragraph on the rules page.")
 
 
 def ruleset_payload(ruleset: Ruleset) -> dict[str, Any]:
     data = ruleset.metadata()
-    data["url"] = rules_search.rules_url(ruleset.slug)
+    data["url"] = rules_index.page_url(ruleset.slug)
     return data
 
 
@@ -196,8 +197,8 @@ class RulesSearchApi(APIView):
                         "ruleset_name": "Dirty Deals",
                         "section": "special-cards",
                         "title": "Special cards",
-                        "snippet": "The <mark>bower</mark> of a suit is the jack of …",
-                        "url": "/rules/dirty-deals/#special-cards",
+                        "snippet": "Suit led · Its <mark>bower</mark>",
+                        "url": "/rules/dirty-deals/#special-cards-2",
                     }
                 ],
             )
@@ -207,10 +208,8 @@ class RulesSearchApi(APIView):
     def get(self, request: Request) -> Response:
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        hits = rules_search.search(
-            query.validated_data["q"], query.validated_data.get("ruleset") or None
-        )
-        return Response([hit.as_dict() for hit in hits])
+        hits = rules_index.search(query.validated_data["q"], query.validated_data.get("ruleset"))
+        return Response(RulesHitSerializer(hits, many=True).data)
 
 
 urlpatterns = [

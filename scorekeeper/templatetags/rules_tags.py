@@ -8,6 +8,7 @@ Usage (in the sheet template)::
     {% rules_button game.ruleset label="Rules" %}
     {% rules_hint state names %}                  {# state: games.GameState #}
     {% rules_hint_for "damn-you" state.next_hand names %}
+    {{ section|anchored_html:"rp-" }}              {# a section, ids on its paragraphs #}
 
 ``names`` maps player ids to names: a dict ``{id: name}``, or an iterable of objects or
 dicts with ``id``/``pk`` and ``name``. The hint is plain text (escaped as usual); it is
@@ -52,6 +53,13 @@ def _rules_button(ruleset: str, label: str, site: tuple[Any, ...]) -> SafeString
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }
     return mark_safe(get_template("rules/_overlay.html").render(context))
+
+
+@register.filter
+def anchored_html(section: rules.Section, prefix: str = "") -> SafeString:
+    """The section's HTML with an id on each paragraph, after ``prefix`` ("rp-" in the
+    sheet's overlay, where the ids must not clash with the sheet's own)."""
+    return mark_safe(section.anchored_html.replace(' id="', f' id="{prefix}'))
 
 
 def names_mapping(names: object) -> dict[Any, str]:

@@ -4,12 +4,12 @@
 * ``/rules/<slug>/`` — a game's rules: contents, every section, the quick reference card;
 * ``/rules/<slug>/panel/`` — the same rules as a fragment for the score sheet's overlay;
 * ``/rules/search/?q=&ruleset=`` — results as a page, or just the results for htmx;
-* ``/rules/index.json`` — the search index the browser searches when offline;
+* ``/rules/index.json`` — the paragraphs the browser searches when offline;
 * ``/offline/`` — what the service worker shows for a page it does not have;
 * ``/sw.js`` — the service worker, at the root so that it controls the whole site.
 
-The text comes from :mod:`games.rules`, the search from :mod:`games.rules_search`; nothing
-here knows a rule.
+The text comes from :mod:`games.rules`, the search from :mod:`scorekeeper.rules_index`;
+nothing here knows a rule.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import json
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
+from django import forms
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -30,21 +30,19 @@ from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import path, reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.http import parse_etags
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import etag, require_GET
 
 from games import RULESETS, rules
-from games import rules_search as searching
-
-MAX_QUERY = 200
+from scorekeeper import rules_index as searching
 
 #: Static files every page needs; the service worker keeps them for offline use.
 SHELL_STATIC = (
     "css/app.css",
     "css/rules.css",
     "js/pwa.js",
-    "js/rules-search.js",
+    "js/rules-offline.js",
     "js/rules-overlay.js",
+    "vendor/minisearch/index.js",
     "manifest.webmanifest",
     "icons/icon-192.png",
     "icons/icon-512.png",
@@ -96,73 +94,38 @@ def rules_panel(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-def _search_context(request: HttpRequest) -> dict[str, Any]:
-    q = request.GET.get("q", "").strip()[:MAX_QUERY]
-    ruleset = request.GET.get("ruleset", "").strip()
-    if ruleset not in RULESETS:
-        ruleset = ""
-    panel = request.GET.get("panel") == "1"
-    hits = searching.search(q, ruleset or None) if q else []
-    suggestions = searching.suggest(q, ruleset or None) if q and not hits else []
-    ruleset_name = rules.rules_for(ruleset).name if ruleset else ""
-    return {
-        "q": q,
-        "ruleset": ruleset,
-        "ruleset_name": ruleset_name,
-        "panel": panel,
-        # Inside the sheet's overlay a hit in the game on show jumps to its section there;
-        # other games open in a new tab, so nothing on the sheet is lost.
-        "hits": [
-            {
-                **hit.as_dict(),
-                "href": f"#rp-{hit.section}" if panel and hit.ruleset == ruleset else hit.url,
-                "external": panel and hit.ruleset != ruleset,
-            }
-            for hit in hits
-        ],
-        "suggestions": [
-            {
-                **s.as_dict(),
-                "href": _search_url(s.q, s.ruleset, panel),
-                "ruleset_name": rules.rules_for(s.ruleset).name if s.ruleset else "",
-            }
-            for s in suggestions
-        ],
-        "games": _games(),
-    }
-
-
-def _search_url(q: str, ruleset: str | None, panel: bool = False) -> str:
-    params: dict[str, str] = {"q": q}
-    if ruleset:
-        params["ruleset"] = ruleset
-    if panel:
-        params["panel"] = "1"
-    return f"{reverse('rules_search')}?{urlencode(params)}"
+class SearchForm(forms.Form):
+    q = forms.CharField(max_length=200, required=False)
+    ruleset = forms.ChoiceField(choices=[(slug, slug) for slug in RULESETS], required=False)
+    panel = forms.BooleanField(required=False)  # the search box of the sheet's overlay
 
 
 @require_GET
 def rules_search(request: HttpRequest) -> HttpResponse:
-    context = _search_context(request)
+    form = SearchForm(request.GET)
+    form.is_valid()  # a field that is not leaves nothing: an unknown game searches them all
+    q, ruleset = form.cleaned_data.get("q", ""), form.cleaned_data.get("ruleset", "")
+    hits = searching.search(q, ruleset) if q else []
+    context = {
+        "q": q,
+        "ruleset": ruleset,
+        "ruleset_name": rules.rules_for(ruleset).name if ruleset else "",
+        "panel": form.cleaned_data.get("panel", False),
+        "hits": hits,
+        "suggestions": searching.suggest(q, ruleset) if q and not hits else [],
+        "games": _games(),
+    }
     htmx = getattr(request, "htmx", None)
-    if htmx and not htmx.history_restore_request:
-        response = render(request, "rules/search.html#results", context)
-    else:
-        response = render(request, "rules/search.html", context)
+    partial = "#results" if htmx and not htmx.history_restore_request else ""
+    response = render(request, f"rules/search.html{partial}", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
 @require_GET
+@etag(lambda request: searching.version())
 def rules_index_json(request: HttpRequest) -> HttpResponse:
-    index = searching.search_index()
-    etag = f'"{index["version"]}"'
-    # Weak comparison: gzip (GZipMiddleware) hands the browser W/"…" to send back.
-    sent = parse_etags(request.headers.get("If-None-Match", ""))
-    if etag in {tag.removeprefix("W/") for tag in sent}:
-        return HttpResponse(status=304, headers={"ETag": etag})
-    response = JsonResponse(index, json_dumps_params={"ensure_ascii": False})
-    response["ETag"] = etag
+    response = JsonResponse(searching.index_json(), json_dumps_params={"ensure_ascii": False})
     patch_cache_control(response, no_cache=True)
     return response
 
@@ -208,15 +171,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     template = get_template("rules/sw.js")
     source = getattr(getattr(template, "template", None), "source", "")
     version = hashlib.sha256(
-        json.dumps(
-            [searching.search_index()["version"], urls, source, _static_fingerprint()]
-        ).encode()
+        json.dumps([searching.version(), urls, source, _static_fingerprint()]).encode()
     ).hexdigest()[:16]
     body = template.render(
         {
             "version": version,
             "precache_json": json.dumps(urls),
-            "search_script_json": json.dumps(static("js/rules-search.js")),
+            "search_script_json": json.dumps(static("js/rules-offline.js")),
+            "minisearch_script_json": json.dumps(static("vendor/minisearch/index.js")),
             "offline_url_json": json.dumps(reverse("offline")),
             "search_url_json": json.dumps(reverse("rules_search")),
             "index_url_json": json.dumps(reverse("rules_index_json")),

@@ -69,14 +69,17 @@
       if (!inside) close(target);
       return;
     }
-    // Links to a section of the rules shown in the dialog scroll there without touching
-    // the sheet's address.
+    // Links into the rules shown in the dialog scroll there without touching the sheet's
+    // address; the paragraph a search hit opens is marked, as :target marks it on a page.
     var link = target.closest('.rules-dialog a[href^="#rp-"]');
     if (link) {
-      var section = document.getElementById(link.getAttribute("href").slice(1));
-      if (section) {
+      var found = document.getElementById(link.getAttribute("href").slice(1));
+      if (found) {
         event.preventDefault();
-        section.scrollIntoView({ block: "start" });
+        var marked = link.closest(".rules-dialog").querySelector(".rules-target");
+        if (marked) marked.classList.remove("rules-target");
+        found.classList.add("rules-target");
+        found.scrollIntoView({ block: "start" });
       }
     }
   });

@@ -28,7 +28,7 @@ var SHEET_PATH = /^\/games\/\d+\/$/;
 var SHEETS_KEPT = 12;
 var LOGOUT_URL = {{ logout_url_json }};
 
-importScripts({{ search_script_json }});
+importScripts({{ minisearch_script_json }}, {{ search_script_json }});
 
 self.addEventListener("install", function (event) {
   event.waitUntil(

@@ -1,4 +1,4 @@
-"""The rules reference: sections, engine-generated tables, search, hints."""
+"""The rules reference: sections and their paragraphs, engine-generated tables, hints."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import games.dirt
-from games import get_ruleset, rules, rules_hints, rules_search, rules_words
+from games import get_ruleset, rules, rules_hints
 from games.registry import RULESETS
 
 # The original rule documents sit in ../shared beside the checkout (CI clones there).
@@ -58,6 +58,25 @@ def test_section_bodies_render_to_html() -> None:
     assert "<table>" in scoring.html
     assert "<td>Joker</td>" in scoring.html
     assert scoring.as_dict().keys() == {"slug", "title", "body"}
+
+
+@pytest.mark.parametrize("slug", list(RULESETS))
+def test_every_paragraph_has_an_id_on_the_page(slug: str) -> None:
+    for section in rules.rules_for(slug).sections:
+        ids = [p.id for p in section.paragraphs]
+        assert ids == [f"{section.slug}-{n}" for n in range(1, len(ids) + 1)]
+        assert re.findall(r' id="([^"]+)"', section.anchored_html) == ids
+        assert all(p.text for p in section.paragraphs)
+
+
+def test_paragraphs_are_the_text_in_blocks() -> None:
+    scoring = rules.rules_for("damn-you").section("scoring")
+    widow = scoring.paragraphs[12]
+    assert widow.id == "scoring-13"
+    assert widow.text.startswith("Widow rule (playing on the house). A player who has run out")
+    assert '<p id="scoring-13"><strong>Widow rule' in scoring.anchored_html
+    assert scoring.paragraphs[2].text == "Ante · 1 · Every player, into the pot before the deal."
+    assert scoring.text.splitlines() == [p.text for p in scoring.paragraphs]
 
 
 def test_unknown_game_is_a_rule_error() -> None:
@@ -214,140 +233,6 @@ def test_no_twelve_word_run_is_copied_from_the_seeds() -> None:
             if run in seed_runs:
                 copied.append(f"{slug}: '{' '.join(run)}' ({seed_runs[run]})")
     assert copied == []
-
-
-# -- search -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("query", "ruleset", "expected"),
-    [
-        ("wild", "dirt", ("dirt", "special-cards")),
-        ("wild", "dirty-uno", ("dirty-uno", "special-cards")),
-        ("wild", "screw-your-neighbour", ("screw-your-neighbour", "special-cards")),
-        ("draw five", None, ("dirt", "special-cards")),
-        ("draw 5", None, ("dirt", "special-cards")),
-        ("Draw Five", "dirt", ("dirt", "special-cards")),
-        ("bower", None, ("dirty-deals", "special-cards")),
-        ("left bower", None, ("dirty-deals", "special-cards")),
-        ("trump", None, ("dirty-deals", "special-cards")),
-        ("reverse", "dirt", ("dirt", "special-cards")),
-        ("reverse", "dirty-uno", ("dirty-uno", "special-cards")),
-        ("reverse", "screw-your-neighbour", ("screw-your-neighbour", "special-cards")),
-        ("reversed", "dirt", ("dirt", "special-cards")),
-        ("change direction", "dirt", ("dirt", "special-cards")),
-        ("skip", "dirt", ("dirt", "special-cards")),
-        ("skip", "dirty-uno", ("dirty-uno", "special-cards")),
-        ("skip", "screw-your-neighbour", ("screw-your-neighbour", "special-cards")),
-        ("miss a turn", None, ("screw-your-neighbour", "special-cards")),
-        ("ante", None, ("damn-you", "deal")),
-        ("antes", None, ("damn-you", "deal")),
-        ("anteing", None, ("damn-you", "deal")),
-        ("pot", None, ("damn-you", "scoring")),
-        ("widow", None, ("damn-you", "scoring")),
-        ("7♦", None, ("damn-you", "play")),
-        ("seven of diamonds", None, ("damn-you", "play")),
-        ("knock", None, ("dirt", "play")),
-        ("last card", "dirt", ("dirt", "play")),
-        ("last card", "dirty-uno", ("dirty-uno", "play")),
-        ("last card", "screw-your-neighbour", ("screw-your-neighbour", "play")),
-        ("call uno", None, ("dirty-uno", "play")),
-        ("+2", None, ("dirty-uno", "special-cards")),
-        ("exactly 500", None, ("dirty-uno", "scoring")),
-        ("rubber", None, ("dirty-deals", "scoring")),
-        ("partner", None, ("dirt", "variants")),
-        ("how many decks", None, ("dirt", "players-and-cards")),
-        ("safe card", None, ("screw-your-neighbour", "special-cards")),
-        ("red aces", "screw-your-neighbour", ("screw-your-neighbour", "special-cards")),
-        ("ten points", "dirt", ("dirt", "house-rules")),
-    ],
-)
-def test_player_words_find_the_right_section_first(
-    query: str, ruleset: str | None, expected: tuple[str, str]
-) -> None:
-    hits = rules_search.search(query, ruleset)
-    assert hits, query
-    assert (hits[0].ruleset, hits[0].section) == expected, [
-        (h.ruleset, h.section) for h in hits[:3]
-    ]
-
-
-@pytest.mark.parametrize(
-    ("word", "forms"),
-    [
-        ("ante", ["antes", "anteing", "anted"]),
-        ("draw", ["drawing", "draws", "drew", "drawn"]),
-        ("reverse", ["reversed", "reverses", "reversing"]),
-        ("skip", ["skips", "skipped", "skipping"]),
-        ("pass", ["passes", "passed", "passing"]),
-        ("score", ["scores", "scoring", "scored"]),
-        ("penalty", ["penalties"]),
-        ("colour", ["color", "colors", "colours"]),
-    ],
-)
-def test_word_forms_share_a_stem(word: str, forms: list[str]) -> None:
-    assert {rules_words.stem(f) for f in forms} == {rules_words.stem(word)}
-
-
-def test_number_words_and_symbols_match_digits() -> None:
-    assert rules_words.terms("draw five") == rules_words.terms("draw 5") == ["draw", "5"]
-    assert rules_words.terms("7♦") == rules_words.terms("seven of diamonds")
-    assert rules_words.terms("J♦") == rules_words.terms("jack of diamonds")
-    assert rules_words.terms("Y+2") == rules_words.terms("Y draw two")[-2:] == ["draw", "2"]
-    assert rules_words.terms("D$%n You!") == ["damn"]
-
-
-def test_ruleset_filter_keeps_to_one_game() -> None:
-    hits = rules_search.search("joker", "damn-you")
-    assert hits
-    assert {h.ruleset for h in hits} == {"damn-you"}
-    with pytest.raises(games.RuleError):
-        rules_search.search("joker", "poker")
-
-
-def test_naming_a_game_favours_it() -> None:
-    hit = rules_search.search("dirty deals scoring")[0]
-    assert (hit.ruleset, hit.section) == ("dirty-deals", "scoring")
-
-
-def test_snippet_highlights_the_match_and_escapes_the_rest() -> None:
-    hit = rules_search.search("draw five")[0]
-    assert re.search(r"<mark>draws?</mark> <mark>5</mark>", hit.snippet)
-    assert "<mark>" in rules_search.search("antes")[0].snippet
-    marked = rules_search.snippet("Ace <b> & 7♦ wins", ["7"])
-    assert marked == "Ace &lt;b&gt; &amp; <mark>7</mark>♦ wins"
-
-
-def test_hits_carry_the_contract_fields_and_a_link() -> None:
-    hit = rules_search.search("bower")[0].as_dict()
-    assert {"ruleset", "section", "title", "snippet"} <= hit.keys()
-    assert hit["url"] == "/rules/dirty-deals/#special-cards"
-    assert hit["title"] == "Special cards"
-
-
-def test_empty_results_come_with_suggestions() -> None:
-    assert rules_search.search("xyzzy") == []
-    assert rules_search.search("the") == []
-    assert rules_search.search("   ") == []
-    fixed = rules_search.suggest("jokr")
-    assert fixed[0].as_dict() == {"q": "joker", "ruleset": None, "reason": "spelling"}
-    elsewhere = rules_search.suggest("bower", "dirt")
-    assert rules_search.search("bower", "dirt") == []
-    assert ("bower", None, "all-games") in [(s.q, s.ruleset, s.reason) for s in elsewhere]
-    topics = [s for s in rules_search.suggest("xyzzy") if s.reason == "topic"]
-    assert topics
-    assert all(rules_search.search(s.q) for s in topics)
-
-
-def test_search_index_holds_every_section() -> None:
-    index = rules_search.search_index()
-    assert len(index["docs"]) == sum(len(rules.rules_for(s).sections) for s in RULESETS)
-    assert {d["ruleset"] for d in index["docs"]} == set(RULESETS)
-    first = index["docs"][0]
-    assert first.keys() >= {"ruleset", "section", "title", "keywords", "text", "url"}
-    assert index["version"] == rules_search.search_index()["version"]
-    assert index["synonyms"]
-    assert index["stopwords"]
 
 
 # -- the hint for the hand in play ------------------------------------------------------

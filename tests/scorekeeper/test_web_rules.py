@@ -12,7 +12,8 @@ from django.conf import settings
 from django.template import Context, Template
 from django.test import Client
 
-from games import RULESETS, get_ruleset, rules, rules_search
+from games import RULESETS, get_ruleset, rules
+from scorekeeper import rules_index
 
 SLUGS = list(RULESETS)
 
@@ -70,11 +71,18 @@ def test_search_page_without_javascript(client: Client) -> None:
     assert response.status_code == 200
     html = response.content.decode()
     assert "<html" in html
-    assert 'href="/rules/dirt/#special-cards"' in html
-    assert "<mark>5</mark>" in html
     first = html.index('class="rules-hit"')
-    assert html.index("/rules/dirt/#special-cards") > first
+    assert html.index('href="/rules/dirt/#special-cards-2"') > first  # the joker's row
+    assert "<mark>draws 5</mark>" in html
     assert 'value="draw five"' in html
+
+
+@pytest.mark.django_db
+def test_a_hit_opens_its_paragraph(client: Client) -> None:
+    html = client.get("/rules/search/", {"q": "widow"}).content.decode()
+    assert 'href="/rules/damn-you/#scoring-13"' in html
+    page = client.get("/rules/damn-you/").content.decode()
+    assert '<p id="scoring-13"><strong>Widow rule' in page
 
 
 @pytest.mark.django_db
@@ -138,8 +146,10 @@ def test_panel_is_a_fragment_with_prefixed_ids(client: Client) -> None:
     html = response.content.decode()
     assert "<html" not in html
     assert 'id="rp-scoring"' in html
+    assert 'id="rp-scoring-13"' in html
     assert 'id="rp-quick-reference"' in html
     assert 'id="scoring"' not in html
+    assert 'id="scoring-13"' not in html
     assert 'name="panel" value="1"' in html
 
 
@@ -151,7 +161,7 @@ def test_search_from_the_panel_links_into_the_panel(client: Client) -> None:
         headers={"HX-Request": "true"},
     ).content.decode()
     assert html.strip().startswith('<div id="rules-panel-results"')
-    assert 'href="#rp-deal"' in html
+    assert 'href="#rp-deal-1"' in html
 
 
 def test_rules_button_tag() -> None:
@@ -183,8 +193,13 @@ def test_search_index_json(client: Client) -> None:
     response = client.get("/rules/index.json")
     assert response.status_code == 200
     index = response.json()
-    assert index["version"] == rules_search.search_index()["version"]
-    assert len(index["docs"]) == sum(len(rules.rules_for(s).sections) for s in SLUGS)
+    assert index["version"] == rules_index.version()
+    assert len(index["documents"]) == sum(
+        len(section.paragraphs) for slug in SLUGS for section in rules.rules_for(slug).contents
+    )
+    widow = next(d for d in index["documents"] if d["text"].startswith("Widow rule"))
+    assert widow["url"] == "/rules/damn-you/#scoring-13"
+    assert widow.keys() >= {"id", "game", "section", "title", "keywords", "text"}
     again = client.get("/rules/index.json", headers={"If-None-Match": response["ETag"]})
     assert again.status_code == 304
 

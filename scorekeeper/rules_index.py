@@ -1,0 +1,180 @@
+"""Searching the rules: SQLite's full-text search (FTS5) over every paragraph of the
+rules, ranked by ``bm25()``, with ``snippet()`` for the excerpt.
+
+The index is an in-memory SQLite database built once per process from
+:mod:`games.rules`, apart from the app's own database (so it is the same on
+PostgreSQL). A document is a paragraph, list item or table row with its section's title
+and keywords, and a hit links to the paragraph itself. The same documents make
+``/rules/index.json``, which the browser searches offline with MiniSearch
+(``static/js/rules-offline.js``). ``search("widow")`` finds, first, the paragraph at
+``/rules/damn-you/#scoring-13``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import html
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from games import RULESETS, rules
+
+MAX_HITS = 10
+#: A hit scoring under this share of the best one only shares a common word with the query.
+MIN_RELATIVE_SCORE = 0.25
+#: Not looked for: "what does a jack do" looks for jacks.
+_STOPWORDS = (
+    "a an and are as at be by can do does for from how i if in is it my of on or the to "
+    "what when where which who why with you your"
+)
+STOPWORDS = frozenset(_STOPWORDS.split())
+#: Number words also look for their digits: "draw five" finds "draws 5".
+_NUMBERS = "zero one two three four five six seven eight nine ten"
+NUMBERS = {word: str(n) for n, word in enumerate(_NUMBERS.split())}
+#: Suit symbols and "+" are part of a word, so "7♦" and "+2" find exactly that.
+_WORD_RE = re.compile(r"[\w+♠♥♦♣]+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """The best paragraph of a section for a query (the API's fields, and ``anchor``:
+    the paragraph's id)."""
+
+    ruleset: str
+    ruleset_name: str
+    section: str
+    title: str
+    anchor: str
+    snippet: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """What to try when nothing matched: ``reason`` is ``spelling`` (the query with its
+    words corrected) or ``all-games`` (the same query without the game filter)."""
+
+    q: str
+    ruleset: str | None
+    reason: str
+
+
+@functools.cache
+def documents() -> tuple[dict[str, str], ...]:
+    """Every paragraph of the rules as a search document (the quick reference card only
+    repeats the sections, so it is left out)."""
+    return tuple(
+        {
+            "id": f"{game.ruleset}#{paragraph.id}",
+            "game": game.ruleset,
+            "game_name": game.name,
+            "section": section.slug,
+            "title": section.title,
+            "keywords": ", ".join(section.keywords),
+            "anchor": paragraph.id,
+            "text": paragraph.text,
+        }
+        for game in rules.all_rules()
+        for section in game.contents
+        for paragraph in section.paragraphs
+        if paragraph.text
+    )
+
+
+@functools.cache
+def version() -> str:
+    """Changes whenever the documents do."""
+    return hashlib.sha256(json.dumps(documents()).encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _index() -> sqlite3.Connection:
+    # Only read once filled, so one connection serves every thread.
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute(
+        "CREATE VIRTUAL TABLE rules USING fts5(game_name, title, keywords, text,"
+        " game UNINDEXED, section UNINDEXED, anchor UNINDEXED,"
+        " tokenize=\"porter unicode61 remove_diacritics 2 tokenchars '+♠♥♦♣'\")"
+    )
+    db.executemany(
+        "INSERT INTO rules VALUES (:game_name, :title, :keywords, :text, :game, :section, :anchor)",
+        documents(),
+    )
+    return db
+
+
+def _words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower())
+
+
+def page_url(ruleset: str, anchor: str = "") -> str:
+    return reverse("rules_detail", args=[ruleset]) + (f"#{anchor}" if anchor else "")
+
+
+def search(q: str, ruleset: str | None = None) -> list[Hit]:
+    """The best paragraph of each section matching ``q``, best first. Any word of the
+    query may match; the words as typed, one after the other, count extra."""
+    words = _words(q)
+    terms = [w for w in words if w not in STOPWORDS]
+    if not terms:
+        return []
+    terms += [NUMBERS[w] for w in terms if w in NUMBERS]
+    if len(words) > 1:
+        terms += {" ".join(words), " ".join(NUMBERS.get(w, w) for w in words)}
+    rows = _index().execute(
+        "SELECT bm25(rules, 1, 3, 2, 4), game, game_name, section, title, anchor,"
+        " snippet(rules, 3, char(2), char(3), '…', 24) FROM rules"
+        " WHERE rules MATCH ? AND ? IN ('', game) ORDER BY 1, rowid",
+        (" OR ".join(f'"{term}"' for term in terms), ruleset or ""),
+    )
+    hits: dict[tuple[str, str], Hit] = {}
+    best = None
+    for score, game, game_name, section, title, anchor, snippet in rows:
+        best = best or score  # bm25() is negative: the lower, the better
+        if score > best * MIN_RELATIVE_SCORE or len(hits) == MAX_HITS:
+            break
+        if (game, section) not in hits:
+            marked = html.escape(snippet).replace("\x02", "<mark>").replace("\x03", "</mark>")
+            url = page_url(game, anchor)
+            hits[game, section] = Hit(game, game_name, section, title, anchor, marked, url)
+    return list(hits.values())
+
+
+@functools.cache
+def _vocabulary() -> set[str]:
+    return {w for d in documents() for w in _words(f"{d['title']} {d['keywords']} {d['text']}")}
+
+
+def suggest(q: str, ruleset: str | None = None) -> list[Suggestion]:
+    """What to try when ``search(q, ruleset)`` finds nothing: the words spelt as in the
+    rules, or the same words in every game."""
+    found = []
+    words = _words(q)
+    fixed = " ".join(
+        (difflib.get_close_matches(w, _vocabulary(), 1, 0.75) or [w])[0] for w in words
+    )
+    if fixed != " ".join(words) and search(fixed, ruleset):
+        found.append(Suggestion(fixed, ruleset, "spelling"))
+    if ruleset and search(q):
+        found.append(Suggestion(q.strip(), None, "all-games"))
+    return found
+
+
+def index_json() -> dict[str, Any]:
+    """The documents with their links, and the query words, for the browser to search
+    offline as :func:`search` does."""
+    pages = {slug: page_url(slug) for slug in RULESETS}
+    return {
+        "version": version(),
+        "games": {slug: rules.rules_for(slug).name for slug in RULESETS},
+        "stopwords": sorted(STOPWORDS),
+        "numbers": NUMBERS,
+        "documents": [{**d, "url": f"{pages[d['game']]}#{d['anchor']}"} for d in documents()],
+    }
