@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from games.config import GameConfig, Option, Variant
-from games.errors import JSON, CardError, Problem, RuleError
+from games.errors import JSON, CardError, Problem, RuleError, mention
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
 from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
 
@@ -118,7 +118,7 @@ class Ruleset(ABC):
                 raise RuleError(f"{p!r} is not a player id", "players")
         if len(set(seats)) != len(seats):
             twice = next(p for p in seats if seats.count(p) > 1)
-            raise RuleError(f"player {twice} is seated twice", "players")
+            raise RuleError(mention(twice) + " is seated twice", "players")
         n = len(seats)
         if not self.min_players <= n <= self.max_players:
             span = (
@@ -178,13 +178,13 @@ class Ruleset(ABC):
         members = [p for t in result for p in t]
         for p in members:
             if p not in seats:
-                raise RuleError(f"player {p!r} is in a team but not seated", "teams")
+                raise RuleError(mention(p) + " is in a team but not seated", "teams")
         if len(set(members)) != len(members):
             twice = next(p for p in members if members.count(p) > 1)
-            raise RuleError(f"player {twice} is in two teams", "teams")
+            raise RuleError(mention(twice) + " is in two teams", "teams")
         missing = [p for p in seats if p not in members]
         if missing:
-            raise RuleError(f"player {missing[0]} is in no team", "teams")
+            raise RuleError(mention(missing[0]) + " is in no team", "teams")
         if len(result) < 2:
             raise RuleError("partner play needs at least two teams", "teams")
         if len({len(t) for t in result}) != 1:
@@ -314,8 +314,9 @@ def hand_context(number: int, error: RuleError, last: int) -> RuleError:
     """Say which hand an error belongs to when it is not the hand being entered."""
     if number == last:
         return error
-    return type(error)(f"hand {number}: {error.message}", error.field, error.player).with_problems(
-        [Problem(f"hand {number}: {p.message}", p.field, p.player) for p in error.problems]
+    said = f"hand {number}: "
+    return type(error)(said + error.words, error.field, error.player).with_problems(
+        [Problem(said + p.words, p.field, p.player) for p in error.problems]
     )
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from games.base import CardError
+from games.errors import CardError
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_NAMES: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

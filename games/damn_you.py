@@ -37,6 +37,7 @@ from games.base import (
     as_player_id,
     top_ranked,
 )
+from games.errors import mention
 from games.problems import Problems
 
 #: 52 cards and two jokers.
@@ -125,7 +126,7 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
         found.add(RuleError("say who went out", "winner"))
     else:
         try:
-            winner = as_player_id(raw.get("winner"), config, "winner")
+            winner = as_player_id(raw.get("winner"), config.players, "winner")
         except RuleError as error:
             found.add(error)
     results = raw.get("results")
@@ -147,13 +148,13 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
             unreadable = True
             continue
         try:
-            player = as_player_id(entry.get("player"), config, "results")
+            player = as_player_id(entry.get("player"), config.players, "results")
         except RuleError as error:
             found.add(error)
             unreadable = True
             continue
         if player in seen:
-            found.add(RuleError(f"player {player} is listed twice", "results", player))
+            found.add(RuleError(mention(player) + " is listed twice", "results", player))
             continue
         seen.add(player)
         raw_passes = entry.get("passes")
@@ -161,14 +162,8 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
             passes[player] = (
                 0
                 if raw_passes is None
-                else raw_passes
-                if type(raw_passes) is int and 0 <= raw_passes <= MAX_PASSES
                 else as_count(
-                    raw_passes,
-                    "results",
-                    f"player {player}: the passes",
-                    maximum=MAX_PASSES,
-                    player=player,
+                    raw_passes, "results", "the passes", maximum=MAX_PASSES, player=player
                 )
             )
         except RuleError as error:
@@ -181,7 +176,7 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
         if p not in seen:
             found.add(
                 RuleError(
-                    f"player {p}: nothing entered: give the passes and the cards left",
+                    mention(p) + ": nothing entered: give the passes and the cards left",
                     "results",
                     p,
                 )
@@ -195,32 +190,30 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
     """A player's cards left: 0 for the player who went out, else 1 up to the cards
     dealt to them."""
     if player == winner:
-        left = (
-            0
-            if raw is None
-            else as_count(raw, "results", f"player {player}: the cards left", player=player)
-        )
+        left = 0 if raw is None else as_count(raw, "results", "the cards left", player=player)
         if left != 0:
             raise RuleError(
-                f"player {player} went out, so has 0 cards left (got {left})", "results", player
+                mention(player) + f" went out, so has 0 cards left (got {left})", "results", player
             )
         return 0
     if winner is None and raw in (None, 0, "0"):
         return 0  # maybe the player who went out: said once, as "say who went out"
     if raw is None:
-        raise RuleError(f"player {player}: give the cards left in hand", "results", player)
-    left = as_count(raw, "results", f"player {player}: the cards left", player=player)
+        raise RuleError(mention(player) + ": give the cards left in hand", "results", player)
+    left = as_count(raw, "results", "the cards left", player=player)
     if left == 0:
-        whom = f" (player {winner})" if winner is not None else ""
+        whom = " (" + mention(winner) + ")" if winner is not None else ""
         raise RuleError(
-            f"player {player} has 0 cards left, but only the player who went out{whom} "
-            "can have none",
+            mention(player)
+            + " has 0 cards left, but only the player who went out"
+            + whom
+            + " can have none",
             "results",
             player,
         )
     if left > dealt[player]:
         raise RuleError(
-            f"player {player} was dealt {dealt[player]} cards this hand, so cannot "
+            mention(player) + f" was dealt {dealt[player]} cards this hand, so cannot "
             f"have {left} left",
             "results",
             player,
@@ -288,7 +281,6 @@ class DamnYou(Ruleset):
             "chips": [start] * len(config.players),
             "pot": 0,
             "ended_by": "",
-            "over": "",  # why no more hands can be recorded
             "sole_holder": None,
             "closing_ante": None,
         }
@@ -311,16 +303,21 @@ class DamnYou(Ruleset):
                 sole_holder=sole_holder,
                 ended_by="early",
                 closing_ante=[{"player": p, "paid": due[p]} for p in config.players],
-                over=(
-                    f"the game is over: after the ante of hand {number} only player "
-                    f"{sole_holder} holds chips"
-                ),
             )
         return carry
 
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
+        if carry["ended_by"] == "hands":
+            raise RuleError(
+                f"the game is over after hand {number - 1} (one hand dealt by each player)"
+            )
         if carry["ended_by"]:
-            raise RuleError(carry["over"])
+            holder = mention(carry["sole_holder"])
+            if carry["closing_ante"] is not None:  # this hand's ante ended the game
+                said = f"after the ante of hand {number} only " + holder + " holds chips"
+            else:
+                said = "only " + holder + f" holds chips since hand {number - 1}"
+            raise RuleError("the game is over: " + said)
 
     def fold(
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
@@ -335,20 +332,9 @@ class DamnYou(Ruleset):
             "pot": fold.pot,
         }
         if fold.sole_holder is not None:
-            after.update(
-                sole_holder=fold.sole_holder,
-                ended_by="early",
-                over=(
-                    f"the game is over: only player {fold.sole_holder} holds chips "
-                    f"since hand {number}"
-                ),
-            )
+            after.update(sole_holder=fold.sole_holder, ended_by="early")
         elif number == len(config.players):
-            n = len(config.players)
-            after.update(
-                ended_by="hands",
-                over=f"the game is over after hand {n} (one hand dealt by each player)",
-            )
+            after.update(ended_by="hands")
         else:
             after = self._check_next_ante(config, after, number + 1)
         o = fold.outcome

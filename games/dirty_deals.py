@@ -35,6 +35,7 @@ from games.base import (
     top_ranked,
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
+from games.errors import mention
 from games.problems import Problems
 
 RANKS_IN_PLAY: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
@@ -175,10 +176,10 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
         found.add(RuleError("say who claimed the hand", "winner"))
     else:
         try:
-            winner = as_player_id(raw.get("winner"), config, "winner")
+            winner = as_player_id(raw.get("winner"), config.players, "winner")
         except RuleError as error:
             found.add(error)
-    who = f"player {winner}: " if winner is not None else ""
+    who = mention(winner) + ": " if winner is not None else ""
     suit: str | None = None
     if raw.get("suit") is None:
         found.add(RuleError("say which suit was claimed", "suit"))
@@ -204,11 +205,11 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
         if surplus is not None and raw_count is not None:
             try:
                 said = as_count(
-                    raw_count, "surplus_count", f"{who}the number of surplus cards", player=winner
+                    raw_count, "surplus_count", "the number of surplus cards", player=winner
                 )
                 if said != count:
                     raise RuleError(
-                        f"{who}the number of surplus cards is {said}, but {count} "
+                        who + f"the number of surplus cards is {said}, but {count} "
                         f"{'is' if count == 1 else 'are'} listed",
                         "surplus_count",
                     )
@@ -220,7 +221,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                 if said_in != bower_in:
                     listed = "include it" if bower_in else "do not include it"
                     raise RuleError(
-                        f"{who}saying whether the bower {bower} is among the surplus "
+                        who + f"saying whether the bower {bower} is among the surplus "
                         f"disagrees with the cards listed (they {listed})",
                         "bower_in_surplus",
                     )
@@ -234,7 +235,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                 else as_count(
                     raw_count,
                     "surplus_count",
-                    f"{who}the number of surplus cards",
+                    "the number of surplus cards",
                     maximum=MAX_SURPLUS,
                     player=winner,
                 )
@@ -249,7 +250,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
             )
             if bower_in and count < 1:
                 raise RuleError(
-                    f"{who}the bower is among the surplus, so there is at least 1 surplus card",
+                    who + "the bower is among the surplus, so there is at least 1 surplus card",
                     "surplus_count",
                 )
         except RuleError as error:
@@ -259,7 +260,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
     holder: int | None = None
     if raw.get("bower_holder") not in (None, ""):
         try:
-            holder = as_player_id(raw.get("bower_holder"), config, "bower_holder")
+            holder = as_player_id(raw.get("bower_holder"), config.players, "bower_holder")
             the_bower = f"the bower {bower}" if bower else "the bower"
             if holder == winner:
                 raise RuleError(
@@ -271,7 +272,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
             if bower_in:
                 raise RuleError(
                     f"{the_bower} is one card: it cannot be both in the claimant's "
-                    f"surplus and with player {holder}",
+                    "surplus and with " + mention(holder),
                     "bower_holder",
                     holder,
                 )
@@ -328,8 +329,9 @@ class DirtyDeals(Ruleset):
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["champion"] is not None:
             raise RuleError(
-                f"the match is over: player {carry['champion']} won "
-                f"{RUBBERS_TO_WIN} rubbers by hand {number - 1}"
+                "the match is over: "
+                + mention(carry["champion"])
+                + f" won {RUBBERS_TO_WIN} rubbers by hand {number - 1}"
             )
 
     def fold(

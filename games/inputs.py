@@ -4,13 +4,9 @@ counts that cannot be negative, and player ids of this game. Each refusal is a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
-from games.errors import RuleError
-
-if TYPE_CHECKING:
-    from games.base import GameConfig
-
+from games.errors import RuleError, mention
 
 #: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
 #: ``int()`` of a longer string costs time for nothing.
@@ -34,15 +30,14 @@ def whole_number(value: object) -> int | None:
     return int(text)
 
 
-def as_player_id(value: object, config: GameConfig, field_name: str) -> int:
-    """Check that ``value`` is the id of a player of this game."""
+def as_player_id(value: object, players: Collection[int], field_name: str) -> int:
+    """Check that ``value`` is the id of one of ``players`` (this game's)."""
     number = whole_number(value)
     if number is None:
         raise RuleError(f"{value!r} is not a player id", field_name)
-    value = number
-    if value not in config.players:
-        raise RuleError(f"player {value} is not in this game", field_name)
-    return value
+    if number not in players:
+        raise RuleError(mention(number) + " is not in this game", field_name)
+    return number
 
 
 def as_count(
@@ -53,16 +48,18 @@ def as_count(
     maximum: int | None = None,
     player: int | None = None,
 ) -> int:
-    """A whole number that cannot be negative (``what`` names it in words)."""
+    """A whole number that cannot be negative. ``what`` names it in words; a refusal
+    says whose it is first, when it is a ``player``'s ("player 3: the passes …")."""
     if type(value) is int and value >= 0 and (maximum is None or value <= maximum):
         return value  # the common case, as a phone sends it
+    said = what if player is None else mention(player) + ": " + what
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RuleError(f"{what} must be a whole number", field_name, player)
+        raise RuleError(said + " must be a whole number", field_name, player)
     number = whole_number(value)
     if number is None:
-        raise RuleError(f"{what} must be a whole number (got {value!r})", field_name, player)
+        raise RuleError(said + f" must be a whole number (got {value!r})", field_name, player)
     if number < 0:
-        raise RuleError(f"{what} cannot be negative", field_name, player)
+        raise RuleError(said + " cannot be negative", field_name, player)
     if maximum is not None and number > maximum:
-        raise RuleError(f"{what} cannot be more than {maximum:,}", field_name, player)
+        raise RuleError(said + f" cannot be more than {maximum:,}", field_name, player)
     return number

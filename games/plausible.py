@@ -31,6 +31,9 @@ from statistics import median
 from typing import Any
 
 from games.base import GameConfig, whole_number
+from games.cards import parse_french, parse_uno
+from games.dirt import DIRT_RANKS, card_points
+from games.dirty_uno import card_points as uno_points
 
 #: About the most one player's hand can reasonably hold, per ruleset (the unit is
 #: :data:`WHAT`). Dirt: seven cards, jokers (50) and dirt cards (25) among them, rarely
@@ -94,18 +97,12 @@ def reported_amounts(config: GameConfig, number: int, hand: Mapping[str, Any]) -
 
 def _card_points(config: GameConfig, number: int) -> Any:
     if config.ruleset == "dirt":
-        from games.cards import parse_french
-        from games.dirt import DIRT_RANKS, card_points
-
         ranks = DIRT_RANKS.get(config.variant or "baby", DIRT_RANKS["baby"])
         rank = ranks[min(number, len(ranks)) - 1]
         ten = int(config.options.get("ten_points", 1))
         return lambda code: card_points(
             parse_french(code, suit_optional=True), rank, ten_points=ten
         )
-    from games.cards import parse_uno
-    from games.dirty_uno import card_points as uno_points
-
     return lambda code: uno_points(parse_uno(code, colour_optional=True))
 
 

@@ -22,10 +22,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from games.base import Problem, RuleError
+from games.errors import Problem, RuleError
 
 if TYPE_CHECKING:
-    from games.base import GameConfig, Ruleset
+    from games.base import Ruleset
+    from games.config import GameConfig
 
 
 class Problems:
@@ -45,7 +46,7 @@ class Problems:
         self.errors.extend(
             [error]
             if not error._problems
-            else [type(error)(p.message, p.field, p.player) for p in error.problems]
+            else [type(error)(p.words, p.field, p.player) for p in error.problems]
         )
 
     @contextmanager
@@ -58,7 +59,7 @@ class Problems:
             self.add(error, player)
 
     def problems(self) -> tuple[Problem, ...]:
-        return tuple(Problem(e.message, e.field, e.player) for e in self.errors)
+        return tuple(Problem(e.words, e.field, e.player) for e in self.errors)
 
     def raise_if_any(self) -> None:
         """Raise the first error, carrying every problem, if there is any."""

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from games.dirt import DIRT_POINTS
 from games.registry import get_ruleset
 from games.rules import SUIT_SYMBOL, bowers, card_label
+from games.screw_your_neighbour import RED_ACES_MARGIN
 
 # -- the hint for the hand in play --------------------------------------------------------
 
@@ -27,8 +29,6 @@ def _join(items: Sequence[str]) -> str:
 
 
 def _dirt_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
-    from games.dirt import DIRT_POINTS
-
     rank = str(next_hand["dirt_rank"])
     number = next_hand.get("number")
     left = next_hand.get("hands_left")
@@ -77,8 +77,6 @@ def _dirty_deals_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | N
 
 
 def _syn_hint(next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
-    from games.screw_your_neighbour import RED_ACES_MARGIN
-
     dealer = next_hand.get("dealer")
     who = _name(dealer, names) if dealer is not None else "the dealer"
     return (

@@ -27,6 +27,7 @@ from games.base import (
     next_hand_of,
     top_ranked,
 )
+from games.errors import mention
 
 #: How far the dealer's left-over portion of the deck may be from empty (either way)
 #: for the red aces to be active.
@@ -80,7 +81,7 @@ class ScrewYourNeighbour(Ruleset):
             raise RuleError("a hand must be an object with 'winner'")
         if raw.get("winner") is None:
             raise RuleError("say who went out first", "winner")
-        return as_player_id(raw.get("winner"), config, "winner")
+        return as_player_id(raw.get("winner"), config.players, "winner")
 
     def start(self, config: GameConfig) -> dict[str, Any]:
         return {"wins": [0] * len(config.players), "champion": None}
@@ -89,8 +90,9 @@ class ScrewYourNeighbour(Ruleset):
         if carry["champion"] is not None:
             target = int(config.options.get("target_wins", 3))
             raise RuleError(
-                f"the game is over: player {carry['champion']} reached {target} hand wins "
-                f"in hand {number - 1}"
+                "the game is over: "
+                + mention(carry["champion"])
+                + f" reached {target} hand wins in hand {number - 1}"
             )
 
     def fold(

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from games.base import CardError, GameConfig, RuleError, as_count, as_player_id
 from games.cards import check_copies
+from games.errors import mention
 from games.problems import Problems
 
 C = TypeVar("C")
@@ -66,7 +67,7 @@ def parse_left_in_hand(
         found.add(RuleError("say who went out", "winner"))
     else:
         try:
-            winner = as_player_id(raw.get("winner"), config, "winner")
+            winner = as_player_id(raw.get("winner"), config.players, "winner")
         except RuleError as error:
             found.add(error)
     results = raw.get("results")
@@ -86,13 +87,13 @@ def parse_left_in_hand(
             unreadable = True
             continue
         try:
-            player = as_player_id(entry.get("player"), config, "results")
+            player = as_player_id(entry.get("player"), config.players, "results")
         except RuleError as error:
             found.add(error)
             unreadable = True
             continue
         if player in seen:
-            found.add(RuleError(f"player {player} is listed twice", "results", player))
+            found.add(RuleError(mention(player) + " is listed twice", "results", player))
             continue
         seen.add(player)
         # found.check(player), inline: a hand has a line per player.
@@ -117,7 +118,7 @@ def parse_left_in_hand(
             if p != winner and p not in seen:
                 found.add(
                     RuleError(
-                        f"player {p}: nothing entered: give the cards left in hand or the "
+                        mention(p) + ": nothing entered: give the cards left in hand or the "
                         "points counted",
                         "results",
                         p,
@@ -159,14 +160,14 @@ def _read_result(
     has_points = entry.get("points") is not None
     if has_cards and has_points:
         raise RuleError(
-            f"player {player}: give either the cards or the points, not both", "results", player
+            mention(player) + ": give either the cards or the points, not both", "results", player
         )
     if player == winner:
         holds_cards = has_cards and entry["cards"]
         scores = has_points and entry["points"] not in (0, "0")
         if holds_cards or scores:
             raise RuleError(
-                f"player {player} went out, so holds no cards and scores nothing",
+                mention(player) + " went out, so holds no cards and scores nothing",
                 "results",
                 player,
             )
@@ -177,7 +178,7 @@ def _read_result(
             codes = codes.replace(",", " ").split()
         if not isinstance(codes, list):
             raise RuleError(
-                f"player {player}: the cards must be a list of card codes", "results", player
+                mention(player) + ": the cards must be a list of card codes", "results", player
             )
         parsed: list[C] = []
         bad: list[str] = []
@@ -198,7 +199,7 @@ def _read_result(
                 score += value
                 entered.append(text)
             if bad:
-                raise CardError(f"player {player}: {'; '.join(bad)}", "results", player)
+                raise CardError(mention(player) + ": " + "; ".join(bad), "results", player)
         else:
             for code in codes:
                 try:
@@ -206,7 +207,7 @@ def _read_result(
                 except CardError as exc:
                     bad.append(exc.message)
             if bad:
-                raise CardError(f"player {player}: {'; '.join(bad)}", "results", player)
+                raise CardError(mention(player) + ": " + "; ".join(bad), "results", player)
             score = sum(map(card_points, parsed))
             entered = list(map(card_code, parsed))
         cards[player] = parsed
@@ -217,14 +218,15 @@ def _read_result(
         points[player] = as_count(
             entry["points"],
             "results",
-            f"player {player}: the points",
+            "the points",
             maximum=MAX_HAND_POINTS,
             player=player,
         )
         normalised[player] = {"player": player, "points": points[player]}
     else:
         raise RuleError(
-            f"player {player}: nothing entered: give the cards left in hand or the points counted",
+            mention(player)
+            + ": nothing entered: give the cards left in hand or the points counted",
             "results",
             player,
         )

@@ -21,7 +21,6 @@ from games.plausible import HISTORY_HANDS, Unlikely, unlikely_amounts
 from scorekeeper.models import Game, Hand
 from scorekeeper.selectors.games import game_config
 from scorekeeper.web.forms import Entry
-from scorekeeper.web.sheet import humanize_error
 
 #: Rulesets whose entry has one pad (or row) per player: a player's problems go there.
 PER_PLAYER_ENTRY = ("dirt", "dirty-uno", "damn-you")
@@ -66,7 +65,7 @@ def place_problems(
     seated = set(players)
     placed = PlacedProblems()
     for problem in error.problems:
-        text = humanize_error(problem.message, names)
+        text = problem.text(names)
         player = problem.player if problem.player in seated else None
         if player is not None and ruleset in PER_PLAYER_ENTRY:
             placed.by_player.setdefault(player, []).append(text)

@@ -410,7 +410,7 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
         }
     except RuleError as exc:
         more = len(exc.problems) - 1
-        error = sheet.humanize_error(exc.message, names)
+        error = exc.text(names)
         preview = {"rows": [], "error": error + (f" (and {more} more)" if more else "")}
     if getattr(request, "htmx", None):
         return render(request, "games/sheet.html#preview", {"preview": preview, "game": game})
@@ -461,8 +461,10 @@ def _after_action(
 def game_close_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
     try:
         game_close(game=access.game, user=access.user)
-    except (ConflictError, RuleError) as exc:
-        return _after_action(request, access, sheet.humanize_error(exc.message, {}), error=True)
+    except ConflictError as exc:
+        return _after_action(request, access, exc.message, error=True)
+    except RuleError as exc:
+        return _after_action(request, access, exc.text({}), error=True)
     return _after_action(request, access, "Game ended: the standings are the final ranking.")
 
 
@@ -472,8 +474,10 @@ def game_close_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
 def game_reopen_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
     try:
         game_reopen(game=access.game, user=access.user)
-    except (ConflictError, RuleError) as exc:
-        return _after_action(request, access, sheet.humanize_error(exc.message, {}), error=True)
+    except ConflictError as exc:
+        return _after_action(request, access, exc.message, error=True)
+    except RuleError as exc:
+        return _after_action(request, access, exc.text({}), error=True)
     return _after_action(request, access, "Game reopened: play on.")
 
 

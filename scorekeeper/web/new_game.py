@@ -119,7 +119,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 start_token=entry.start_token,
             )
     except RuleError as exc:
-        text = entry_checks.option_words(sheet.humanize_error(exc.message, names), rules)
+        text = entry_checks.option_words(exc.text(names), rules)
         raise _NewGameError(text, exc.field) from None
 
 

@@ -8,7 +8,6 @@ ranking and the progression chart (the entry panel is ``web.sheet_panel``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,26 +59,6 @@ def goal_text(ruleset: str, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)
         return f"first to {target} hand wins" if target else "most hand wins"
     return ""
-
-
-def humanize_error(message: str, names: Mapping[int, str]) -> str:
-    """An engine message with player ids replaced by names, starting with a capital."""
-
-    def replace(match: re.Match[str]) -> str:
-        ids = [int(x) for x in match.group(1).split(", ")]
-        if not all(i in names for i in ids):
-            return match.group(0)
-        return ", ".join(names[i] for i in ids)
-
-    text = re.sub(r"\bplayers? (\d+(?:, \d+)*)", replace, message, flags=re.ASCII)
-    return text[:1].upper() + text[1:]
-
-
-def error_player(message: str, players: Sequence[int]) -> int | None:
-    """The player an engine message is about, when it names exactly one."""
-    found = {int(x) for x in re.findall(r"\bplayer (\d+)\b", message, flags=re.ASCII)}
-    found &= set(players)
-    return found.pop() if len(found) == 1 else None
 
 
 # -- the grid -----------------------------------------------------------------------------

@@ -181,7 +181,8 @@ def test_early_end_after_the_passes_leaves_the_pot() -> None:
     assert state.next_hand is None
     with pytest.raises(RuleError) as err:
         GAME.play(cfg, [hand, hand])
-    assert "only player 3 holds chips" in err.value.message
+    assert err.value.message == "the game is over: only player 3 holds chips since hand 1"
+    assert err.value.text({3: "Cy"}) == "The game is over: only Cy holds chips since hand 1"
 
 
 def test_early_end_after_the_settlement() -> None:
@@ -224,7 +225,10 @@ def test_early_end_at_the_next_ante() -> None:
     assert state.next_hand is None
     with pytest.raises(RuleError) as err:
         GAME.play(cfg, [hand, hand])
-    assert "ante of hand 2" in err.value.message
+    assert err.value.message == (
+        "the game is over: after the ante of hand 2 only player 1 holds chips"
+    )
+    assert err.value.players == (1,)
 
 
 def test_game_is_one_hand_per_dealer_and_ties_share_the_win() -> None:
@@ -246,7 +250,7 @@ def test_game_is_one_hand_per_dealer_and_ties_share_the_win() -> None:
     assert [r.rank for r in state.standings] == [1, 1, 1]
     with pytest.raises(RuleError) as err:
         GAME.play(cfg, [*hands, hands[0]])
-    assert "after hand 3" in err.value.message
+    assert err.value.message == "the game is over after hand 3 (one hand dealt by each player)"
 
 
 def test_closing_early_ranks_by_chips() -> None:

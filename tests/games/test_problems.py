@@ -11,10 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import CardError, RuleError, get_ruleset
-from games.base import Problem
+from games.errors import Problem
 from games.problems import entry_problems
 
 PLAYERS = (11, 12, 13, 14)
+NAMES = {p: f"Name {p}" for p in PLAYERS}
+#: A seated player said by id where the page has a name for them.
+SEATED_BY_ID = re.compile(r"\bplayer 1[1-4]\b", re.IGNORECASE)
 #: Input field names that must never reach a message as a word of its own.
 FIELD_WORDS = re.compile(
     r"(?<!')\b(surplus_count|bower_in_surplus|bower_holder|cards_left|non_field_errors)\b"
@@ -25,6 +28,10 @@ def problems(slug: str, entry: Any, players: tuple[int, ...] = PLAYERS, **option
     rules = get_ruleset(slug)
     config = rules.configure(players=list(players), options=options or None)
     return list(entry_problems(rules, config, [], entry))
+
+
+def said(found: list[Problem]) -> list[tuple[str, str, int | None]]:
+    return [(p.message, p.field, p.player) for p in found]
 
 
 def test_dirt_collects_every_player_s_problem() -> None:
@@ -57,9 +64,9 @@ def test_dirt_without_a_winner_still_checks_each_player() -> None:
     found = problems(
         "dirt", {"results": [{"player": 12, "points": "x"}, {"player": 13, "points": 4}]}
     )
-    assert found == [
-        Problem("say who went out", "winner", None),
-        Problem("player 12: the points must be a whole number (got 'x')", "results", 12),
+    assert said(found) == [
+        ("say who went out", "winner", None),
+        ("player 12: the points must be a whole number (got 'x')", "results", 12),
     ]
 
 
@@ -75,11 +82,9 @@ def test_a_hand_wide_problem_belongs_to_no_player() -> None:
             ],
         },
     )
-    assert found == [
-        Problem("player 14: the points cannot be negative", "results", 14),
-        Problem(
-            "AS is entered 4 times, but 3 decks with jokers hold only 3 copies", "results", None
-        ),
+    assert said(found) == [
+        ("player 14: the points cannot be negative", "results", 14),
+        ("AS is entered 4 times, but 3 decks with jokers hold only 3 copies", "results", None),
     ]
 
 
@@ -143,8 +148,8 @@ def test_dirty_deals_collects_claim_suit_surplus_and_bower_problems() -> None:
 
 
 def test_screw_your_neighbour_has_one_thing_to_say() -> None:
-    assert problems("screw-your-neighbour", {}) == [
-        Problem("say who went out first", "winner", None)
+    assert said(problems("screw-your-neighbour", {})) == [
+        ("say who went out first", "winner", None)
     ]
 
 
@@ -240,6 +245,8 @@ def check_property(slug: str, entry: dict, bad: set[int]) -> None:
         assert problem.player is None or problem.player in PLAYERS
         assert problem.message
         assert not FIELD_WORDS.search(problem.message), problem.message
+        # Every player the message names is carried, so a page can say their names.
+        assert not SEATED_BY_ID.search(problem.text(NAMES)), problem.message
 
 
 @settings(max_examples=150, deadline=None)
