@@ -1,0 +1,51 @@
+"""The layers of the project import each other one way (README, "Architecture"):
+
+* ``games`` (the engine) imports nothing of the Django side;
+* ``scorekeeper.selectors`` (reads) import no services, pages or API;
+* ``scorekeeper.services`` (writes) import no pages or API;
+* the pages (``web``) and the API (``api``) do not import each other;
+* and no two modules of ``games`` or ``scorekeeper`` import each other, however
+  indirectly.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.import_graph import find_circle, import_graph, modules_of
+
+GRAPH = import_graph(modules_of("games", "scorekeeper"))
+
+#: A layer, and the layers it may not import.
+FORBIDDEN = {
+    "games": ("scorekeeper",),
+    "scorekeeper.selectors": ("scorekeeper.services", "scorekeeper.web", "scorekeeper.api"),
+    "scorekeeper.services": ("scorekeeper.web", "scorekeeper.api"),
+    "scorekeeper.web": ("scorekeeper.api",),
+    "scorekeeper.api": ("scorekeeper.web",),
+}
+
+
+def _in(module: str, layer: str) -> bool:
+    return module == layer or module.startswith(f"{layer}.")
+
+
+@pytest.mark.parametrize("layer", list(FORBIDDEN))
+def test_a_layer_imports_only_what_is_below_it(layer: str) -> None:
+    wrong = sorted(
+        f"{module} imports {imported}"
+        for module, imports in GRAPH.items()
+        if _in(module, layer)
+        for imported in imports
+        if any(_in(imported, below) for below in FORBIDDEN[layer])
+    )
+    assert wrong == []
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    assert find_circle(GRAPH) == []
+
+
+def test_the_graph_sees_the_project() -> None:
+    assert "scorekeeper.services.games" in GRAPH["scorekeeper.web.games"]
+    assert "games" in GRAPH["scorekeeper.services.games"]
