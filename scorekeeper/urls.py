@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import TemplateView
 
 from scorekeeper.security import rate_limit
 
@@ -12,6 +13,14 @@ urlpatterns = [
     path("admin/login/", rate_limit("sign-in")(admin.site.login)),
     path("admin/", admin.site.urls),
     path(f"{API_ROOT}v1/", include("scorekeeper.api.urls")),
+    # The web app manifest: a template, for its addresses come from the URL configuration.
+    path(
+        "manifest.webmanifest",
+        TemplateView.as_view(
+            template_name="manifest.webmanifest", content_type="application/manifest+json"
+        ),
+        name="web_manifest",
+    ),
     path("", include("scorekeeper.web.urls")),
 ]
 

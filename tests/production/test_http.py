@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from urllib.parse import urljoin
 
 import pytest
 
@@ -113,21 +112,23 @@ def test_web_app_manifest_and_its_icons(anonymous: Session) -> None:
     html = anonymous.get("/").text
     link = re.search(r'<link rel="manifest" href="([^"]+)"', html)
     assert link
-    assert HASHED.fullmatch(link.group(1))
+    assert link.group(1) == "/manifest.webmanifest"
     manifest = anonymous.get(link.group(1))
     assert manifest.status_code == 200
+    assert manifest.header("Content-Type") == "application/manifest+json"
     data = json.loads(manifest.body)
     assert data["icons"]
     for icon in data["icons"]:
-        src = urljoin(link.group(1), icon["src"])
-        assert anonymous.get(src).status_code == 200, src
+        assert HASHED.fullmatch(icon["src"]), icon
+        assert anonymous.get(icon["src"]).status_code == 200, icon
 
 
 def test_service_worker_and_everything_it_stores(anonymous: Session) -> None:
     sw = anonymous.get("/sw.js")
     assert sw.status_code == 200, sw.text
     assert sw.header("Content-Type").startswith("application/javascript")
-    assert sw.header("Service-Worker-Allowed") == "/"
+    # Its scope is the folder it is served from: the app, not the whole host.
+    assert not sw.header("Service-Worker-Allowed")
     precache = json.loads(re.search(r"var PRECACHE = (\[.*?\]);", sw.text).group(1))  # type: ignore[union-attr]
     assert any(HASHED.fullmatch(url) for url in precache)
     for url in precache:
