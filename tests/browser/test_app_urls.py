@@ -9,6 +9,11 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.test.utils import override_script_prefix
+from playwright.sync_api import expect
+
+from scorekeeper.models import Player
+from scorekeeper.services.games import game_create
+from tests.browser.sheet_ui import tap, went_out
 
 PATHS = ["/games/12/", "/games/12/live/", "/games/new/", "/rules/", "/scores/games/12/"]
 
@@ -30,3 +35,24 @@ def test_the_sheets_the_service_worker_keeps(page: Any, prefix: str, sheets: lis
         PATHS,
     )
     assert found == sheets
+
+
+def test_a_hand_sent_after_signing_out_waits_for_a_new_sign_in(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    """The sheet knows the sign-in page from the page (data-login-url): a hand answered
+    by a redirect there stays on the phone, and the player is asked to sign in."""
+    page = signed_in_page()
+    ana = Player.objects.get(user__username="ana")
+    bo, cy = (Player.objects.create(name=n, created_by=ana.user) for n in ("Bo", "Cy"))
+    game = game_create(owner=ana.user, ruleset="dirt", players=[ana.pk, bo.pk, cy.pk])
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    went_out(page, "Ana")
+    tap(page, "Bo", "A")
+    tap(page, "Cy", "4")
+    page.context.clear_cookies(name="sessionid")
+    page.locator("#entry .entry-save").first.click()
+    outbox = page.locator("#sheet-outbox")
+    expect(outbox).to_contain_text("Sign in again")
+    expect(outbox).to_contain_text("1 hand waiting to send")
+    assert game.hands.count() == 0
