@@ -6,7 +6,7 @@
 # `production` (tests/production over HTTP, the offline-rules browser tests) then run
 # against it with SCOREKEEPER_BASE_URL set.
 #
-#   ../shared/ci/with-postgres.sh .ci/production-smoke.sh     (or DATABASE_URL=postgres://…)
+#   .ci/with-postgres.sh .ci/production-smoke.sh     (or DATABASE_URL=postgres://…)
 #
 # SMOKE_PORT picks the port (default: a free one); SMOKE_WEEKS the demo's length.
 set -euo pipefail
