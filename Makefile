@@ -56,9 +56,11 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	.ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS)
 
-# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP.
+# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP, at the
+# host's root and then under SMOKE_PREFIX (as CI does; empty: the root only).
+SMOKE_PREFIX ?= /scores
 smoke: $(STAMP)
-	.ci/with-postgres.sh .ci/production-smoke.sh
+	SMOKE_PREFIX=$(SMOKE_PREFIX) .ci/with-postgres.sh .ci/production-smoke.sh
 
 # Product views against bare views, the 10- vs 300-hand cost and the engine per hand.
 bench-requests: $(STAMP)
