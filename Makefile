@@ -49,41 +49,28 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-# The bench needs PostgreSQL: DATABASE_URL, or a throwaway server from ../shared/ci.
+# The benches and the smoke need PostgreSQL: DATABASE_URL=postgres://…, else
+# .ci/with-postgres.sh makes a throwaway database (on a local server, or a cluster of
+# its own when the PostgreSQL server binaries are installed).
 BENCH_ARGS ?=
 bench: $(STAMP)
-	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
-	  $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
-	else \
-	  ../shared/ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS); \
-	fi
+	.ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS)
 
-# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP; needs
-# PostgreSQL: DATABASE_URL, or a throwaway server from ../shared/ci.
+# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP, at the
+# host's root and then under SMOKE_PREFIX (as CI does; empty: the root only).
+SMOKE_PREFIX ?= /scores
 smoke: $(STAMP)
-	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
-	  .ci/production-smoke.sh; \
-	else \
-	  ../shared/ci/with-postgres.sh .ci/production-smoke.sh; \
-	fi
+	SMOKE_PREFIX=$(SMOKE_PREFIX) .ci/with-postgres.sh .ci/production-smoke.sh
 
 # Product views against bare views, the 10- vs 300-hand cost and the engine per hand.
 bench-requests: $(STAMP)
-	@if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
-	  $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
-	else \
-	  ../shared/ci/with-postgres.sh $(BIN)/python bench/request_bench.py $(BENCH_ARGS); \
-	fi
+	.ci/with-postgres.sh $(BIN)/python bench/request_bench.py $(BENCH_ARGS)
 
 # 1,000 tables × 4 phones on the events server: CPU while nothing changes (goal ≤ 1 core),
-# what a change delivers, and the old poll's cost for comparison. PostgreSQL, as above.
+# what a change delivers, and the old poll's cost for comparison.
 bench-live: $(STAMP)
 	@ulimit -n 20000 2>/dev/null || true; \
-	if [ -n "$$DATABASE_URL" ] || [ ! -x ../shared/ci/with-postgres.sh ]; then \
-	  $(BIN)/python bench/live_bench.py $(BENCH_ARGS); \
-	else \
-	  ../shared/ci/with-postgres.sh $(BIN)/python bench/live_bench.py $(BENCH_ARGS); \
-	fi
+	.ci/with-postgres.sh $(BIN)/python bench/live_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

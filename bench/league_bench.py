@@ -1,6 +1,6 @@
 """League read paths at scale: generate a big league in PostgreSQL, then time the pages.
 
-    /work/shared/ci/with-postgres.sh .venv/bin/python bench/league_bench.py
+    .ci/with-postgres.sh .venv/bin/python bench/league_bench.py
     .venv/bin/python bench/league_bench.py --small          # a quick look, SQLite allowed
 
 Generates (default) 1,000 players, 100,000 games and about 1,000,000 hands (each with its

@@ -1,6 +1,6 @@
 """Live updates at 1,000 tables × 4 phones: what watching costs the server.
 
-    /work/shared/ci/with-postgres.sh .venv/bin/python bench/live_bench.py
+    .ci/with-postgres.sh .venv/bin/python bench/live_bench.py
     make bench-live                      (DATABASE_URL=postgres://… or with-postgres.sh)
 
 It starts the events server as in production (``uvicorn scorekeeper.live.asgi:app``,

@@ -1,6 +1,6 @@
 """Correcting an old league game: how long the request and the league lock take.
 
-    /work/shared/ci/with-postgres.sh .venv/bin/python bench/ratings_bench.py --games 10000
+    .ci/with-postgres.sh .venv/bin/python bench/ratings_bench.py --games 10000
     .venv/bin/python bench/ratings_bench.py --games 2000     # a quick look, SQLite allowed
 
 Makes one league of ``--players`` players and ``--games`` finished four-player games

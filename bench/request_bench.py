@@ -1,7 +1,7 @@
 """Requests against their floor: CPU per request of the product's views and of bare views
 doing the minimum of the same request, side by side, plus the engine per hand.
 
-    /work/shared/ci/with-postgres.sh .venv/bin/python bench/request_bench.py
+    .ci/with-postgres.sh .venv/bin/python bench/request_bench.py
     make bench-requests
 
 Each request goes through Django's WSGI handler in this process, with the production
@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if connection.vendor != "postgresql":
         print(
             "This benchmark is about PostgreSQL: set DATABASE_URL=postgres://… (or run it "
-            "under ../shared/ci/with-postgres.sh).",
+            "under .ci/with-postgres.sh).",
             file=sys.stderr,
         )
         return 2

@@ -22,7 +22,7 @@ Throttling another view takes one line::
 
 For a class-based view wrap ``as_view()``: ``rate_limit("api-token")(TokenApi.as_view())``.
 Over the limit the view is not called: the client gets a ``429`` with ``Retry-After`` —
-an HTML page, or ``{"detail": …}`` under ``/api/`` (:func:`too_many_requests`).
+an HTML page, or ``{"detail": …}`` for the API (:func:`too_many_requests`).
 
 The client's address is :func:`client_ip`: ``REMOTE_ADDR``, unless
 ``settings.TRUSTED_PROXY_COUNT`` proxies in front append to ``X-Forwarded-For`` (then the
@@ -132,8 +132,12 @@ def _rate_key(group: str, request: HttpRequest) -> str:
     return client_network(request) or "unknown"
 
 
-def _wants_json(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/")
+def is_api_request(request: HttpRequest) -> bool:
+    """Whether the request is for the REST API, whose errors answer JSON. ``path_info``
+    is the path below the app's root, so this holds under a prefix (``SCRIPT_NAME``)."""
+    from scorekeeper.urls import API_ROOT  # the URL configuration imports this module
+
+    return request.path_info.lstrip("/").startswith(API_ROOT)
 
 
 def too_many_requests(request: HttpRequest, retry_after: int, message: str = "") -> HttpResponse:
@@ -144,7 +148,7 @@ def too_many_requests(request: HttpRequest, retry_after: int, message: str = "")
     wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
     message = message or f"Too many attempts. Try again in {wait}."
     response: HttpResponse
-    if _wants_json(request):
+    if is_api_request(request):
         response = JsonResponse({"detail": message}, status=429)
     else:
         response = render(request, "429.html", {"message": message, "wait": wait}, status=429)

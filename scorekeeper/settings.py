@@ -12,6 +12,8 @@ Environment:
   TRUSTED_PROXY_COUNT  how many proxies in front append to X-Forwarded-For (default 0:
                        the client is REMOTE_ADDR and X-Forwarded-For is ignored)
   STATIC_ROOT          where collectstatic puts the files (default <project>/staticfiles)
+  SCRIPT_NAME          the path the app is served under behind a proxy ("/scores"; default:
+                       the site's root); gunicorn reads the same variable
 The README's "Configuration" table lists every variable.
 """
 
@@ -103,6 +105,12 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
+# Served under a path prefix (a proxy passing https://example.org/scores/… on unchanged to
+# gunicorn, which strips SCRIPT_NAME from each path). Django learns the prefix from each
+# request, but some URLs are made before any request arrives: STATIC_URL (read once,
+# when WhiteNoise starts, so it is spelt out below) and reverse() in management commands.
+SCRIPT_NAME = os.environ.get("SCRIPT_NAME", "").strip().rstrip("/")
+FORCE_SCRIPT_NAME = SCRIPT_NAME or None
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
 
 TEMPLATES = [
@@ -163,7 +171,7 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 
-STATIC_URL = "static/"
+STATIC_URL = f"{SCRIPT_NAME}/static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -214,6 +222,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The schema's paths start at the app's root: under a prefix, the docs page's
+    # "Try it out" must put the prefix in front.
+    "SERVERS": [{"url": SCRIPT_NAME}] if SCRIPT_NAME else [],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "scorekeeper.api.schema.document_common_errors",
@@ -222,7 +233,8 @@ SPECTACULAR_SETTINGS = {
 
 # Live updates: where a sheet's phones open their event stream (the events server,
 # `uvicorn scorekeeper.live.asgi:app`). Empty: no events server, the phones poll.
-# `/events/` behind a proxy that routes that path to it (production); a full URL when it
+# `/events/` behind a proxy that routes that path to it (production; `/scores/events/`
+# under a prefix: the events server answers at this URL's path); a full URL when it
 # listens on another origin (`make run`: http://127.0.0.1:8001/events/).
 #: Event streams one client address may hold open in one events-server process: the
 #: phones of a few tables behind one router need a handful; 0 turns the limit off.
@@ -253,6 +265,8 @@ CONTENT_SECURITY_POLICY = {
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not (DEBUG or TESTING))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Under a prefix the cookies stay with this app, not every site of the host.
+SESSION_COOKIE_PATH = CSRF_COOKIE_PATH = f"{SCRIPT_NAME}/"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY")

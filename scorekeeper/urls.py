@@ -1,13 +1,26 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import TemplateView
 
 from scorekeeper.security import rate_limit
+
+#: The REST API's root: every answer below it is JSON, errors included
+#: (scorekeeper.security.is_api_request).
+API_ROOT = "api/"
 
 urlpatterns = [
     # The admin's sign-in counts towards the same per-address limit as the sign-in page.
     path("admin/login/", rate_limit("sign-in")(admin.site.login)),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("scorekeeper.api.urls")),
+    path(f"{API_ROOT}v1/", include("scorekeeper.api.urls")),
+    # The web app manifest: a template, for its addresses come from the URL configuration.
+    path(
+        "manifest.webmanifest",
+        TemplateView.as_view(
+            template_name="manifest.webmanifest", content_type="application/manifest+json"
+        ),
+        name="web_manifest",
+    ),
     path("", include("scorekeeper.web.urls")),
 ]
 

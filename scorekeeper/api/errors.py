@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games import RuleError
 from scorekeeper.api.parsers import too_large_message
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused
+from scorekeeper.security import is_api_request
 
 
 def _messages(detail: Any, where: str = "") -> list[str]:
@@ -67,8 +68,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The site's 404 (``handler404``): JSON under ``/api/`` (an address no API route
+    """The site's 404 (``handler404``): JSON for the API (an address no API route
     matches, such as ``/api/v1/games/abc/``), the HTML page everywhere else."""
-    if request.path.startswith("/api/"):
+    if is_api_request(request):
         return JsonResponse({"detail": "There is no such address in the API."}, status=404)
     return defaults.page_not_found(request, exception)

@@ -5,7 +5,9 @@
 
 ``GET /events/<capability>`` opens a stream for the game the capability names
 (:mod:`.capability`: a signature check, no session, no database); ``GET /events/health``
-answers how many streams this process holds. Everything else is 404. A guest's ticket
+answers how many streams this process holds. Everything else is 404. ``/events/`` is
+the path of ``LIVE_EVENTS_URL`` when it has one (``/scores/events/`` for an app served
+under ``/scores/``), so a proxy passes the phones' requests on unchanged. A guest's ticket
 names their link: the stream opens only while the link is live (one query) and ends
 when it is revoked. One client
 address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS`` streams per process (``429``
@@ -25,6 +27,7 @@ import signal
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import django
 
@@ -43,7 +46,8 @@ Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-PREFIX = "/events/"
+#: Where the events server answers when ``LIVE_EVENTS_URL`` names no path.
+DEFAULT_PATH = "/events/"
 #: A comment line this often keeps proxies and phones from closing an idle stream.
 HEARTBEAT_SECONDS = 25.0
 #: How long a phone waits before reconnecting after the stream broke (EventSource).
@@ -65,6 +69,8 @@ class EventsApp:
         self, *, heartbeat: float = HEARTBEAT_SECONDS, max_per_address: int | None = None
     ) -> None:
         self.hub = Hub()
+        #: The path the pages' stream URLs start with (settings.LIVE_EVENTS_URL).
+        self.prefix = urlsplit(settings.LIVE_EVENTS_URL).path or DEFAULT_PATH
         self.heartbeat = heartbeat
         self.max_per_address = (
             settings.LIVE_MAX_STREAMS_PER_ADDRESS if max_per_address is None else max_per_address
@@ -135,13 +141,14 @@ class EventsApp:
             return
         self.start()
         path: str = scope["path"]
+        prefix = self.prefix
         if scope["method"] not in ("GET", "HEAD"):
             await _plain(send, 405, b"GET only\n", [(b"allow", b"GET")])
-        elif path == PREFIX + "health":
+        elif path == prefix + "health":
             body = json.dumps({"streams": len(self.hub), "games": len(self.hub.games())})
             await _plain(send, 200, body.encode(), [(b"content-type", b"application/json")])
-        elif path.startswith(PREFIX) and "/" not in path[len(PREFIX) :]:
-            granted = capability.check(path[len(PREFIX) :])
+        elif path.startswith(prefix) and "/" not in path[len(prefix) :]:
+            granted = capability.check(path[len(prefix) :])
             if granted is None:
                 await _plain(send, 403, b"This link to the live sheet expired: reload.\n")
             elif scope["method"] == "HEAD":

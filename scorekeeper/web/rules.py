@@ -6,7 +6,7 @@
 * ``/rules/search/?q=&ruleset=`` — results as a page, or just the results for htmx;
 * ``/rules/index.json`` — the paragraphs the browser searches when offline;
 * ``/offline/`` — what the service worker shows for a page it does not have;
-* ``/sw.js`` — the service worker, at the root so that it controls the whole site.
+* ``/sw.js`` — the service worker, at the app's root so that it controls the whole app.
 
 The text comes from :mod:`games.rules`, the search from :mod:`scorekeeper.rules_index`;
 nothing here knows a rule.
@@ -43,7 +43,6 @@ SHELL_STATIC = (
     "js/rules-offline.js",
     "js/rules-overlay.js",
     "vendor/minisearch/index.js",
-    "manifest.webmanifest",
     "icons/icon-192.png",
     "icons/icon-512.png",
     "icons/icon-maskable-512.png",
@@ -189,7 +188,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         }
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
-    response["Service-Worker-Allowed"] = "/"
     patch_cache_control(response, no_cache=True, max_age=0)
     return response
 

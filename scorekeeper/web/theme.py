@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -56,12 +56,13 @@ def theme_set(request: HttpRequest) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        target = "/"
+        target = reverse("home")
     response = HttpResponseRedirect(target)
     response.set_cookie(
         COOKIE,
         chosen,
         max_age=MAX_AGE,
+        path=reverse("home"),  # the app's root, under a prefix too
         samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE,
         # Read by theme.js too, so that a page kept for offline use shows today's choice.

@@ -19,6 +19,7 @@
   var store = window.SKOutbox;
   var game = outbox ? outbox.dataset.game : "";
   var sheetUrl = outbox ? outbox.dataset.sheetUrl : "";
+  var loginPath = document.body.dataset.loginUrl;   // sent there once signed out
   var drafts = window.SKDrafts;
   var SEND_TIMEOUT_MS = 12000;
   var MAX_DELAY_MS = 60000;
@@ -419,7 +420,7 @@
       window.clearTimeout(timer);
       return response.text().then(function (html) {
         var status = response.status;
-        var signedOut = response.redirected && /\/accounts\/login\//.test(response.url);
+        var signedOut = response.redirected && new URL(response.url).pathname === loginPath;
         if (signedOut || status >= 500 || status === 429 || status === 408) {
           if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
           throw new Error("not yet");

@@ -70,10 +70,11 @@
     updateThemeColour(theme);
   }
 
-  function remember(theme) {
+  // The cookie's path is the app's root, as the server sets it (the form says which).
+  function remember(theme, button) {
     var secure = location.protocol === "https:" ? "; Secure" : "";
-    document.cookie =
-      "theme=" + theme + "; Path=/; Max-Age=" + 365 * 24 * 3600 + "; SameSite=Lax" + secure;
+    document.cookie = "theme=" + theme + "; Path=" + button.form.dataset.cookiePath +
+      "; Max-Age=" + 365 * 24 * 3600 + "; SameSite=Lax" + secure;
   }
 
   document.addEventListener("click", function (event) {
@@ -82,7 +83,7 @@
     if (!button) return;
     event.preventDefault();
     var theme = THEMES.indexOf(button.value) >= 0 ? button.value : "auto";
-    remember(theme);
+    remember(theme, button);
     show(theme, button);
   });
 

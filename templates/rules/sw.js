@@ -24,7 +24,9 @@ var INDEX_URL = {{ index_url_json }};
 var RULES_PREFIX = {{ rules_prefix_json }};
 var STATIC_PREFIX = {{ static_prefix_json }};
 var NETWORK_TIMEOUT_MS = 4000;
-var SHEET_PATH = /^\/games\/\d+\/$/;
+{% url 'game_sheet' 0 as sheet_of_game_0 %}/* A score sheet's path: game 0's, with any game's number in its place. */
+var SHEET_PATH = new RegExp("^" + "{{ sheet_of_game_0|escapejs }}"
+  .replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("/0/", "/\\d+/") + "$");
 var SHEETS_KEPT = 12;
 var LOGOUT_URL = {{ logout_url_json }};
 

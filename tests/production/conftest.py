@@ -3,7 +3,8 @@
 ``.ci/production-smoke.sh`` starts the app as the README's "Running it for real" says
 (DEBUG off, collectstatic with compressed manifest storage, gunicorn with two workers,
 PostgreSQL, the demo data) and runs the tests marked ``production`` against it with
-``SCOREKEEPER_BASE_URL`` set. Without that variable the HTTP tests here skip (the
+``SCOREKEEPER_BASE_URL`` set: the app's root, with the prefix it is served under if any
+(``http://127.0.0.1:8000/scores``). Without that variable the HTTP tests here skip (the
 browser ones marked ``production`` run against the test server instead).
 """
 
@@ -39,5 +40,6 @@ def demo(base_url: str) -> Session:
     session = Session(base_url)
     response = session.sign_in("demo", "demo")
     assert response.status_code == 302, response.text
+    assert response.header("Location") == f"{session.prefix}/"
     assert "sessionid" in session.cookies
     return session

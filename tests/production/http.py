@@ -1,6 +1,10 @@
 """A small HTTP client for the production smoke tests: the standard library only, no
 redirects followed, cookies kept by name (a stand-in for a browser, which would be on
-https in production; the ``Secure`` flag is therefore not enforced here)."""
+https in production; the ``Secure`` flag is therefore not enforced here).
+
+Paths are the app's (``/rules/``), below its base URL, whose path is the prefix the app
+is served under (``http://127.0.0.1:8000/scores``); an address a page gives is a full
+URL (:meth:`Session.link`)."""
 
 from __future__ import annotations
 
@@ -39,9 +43,19 @@ class Response:
 
 @dataclass
 class Session:
+    #: The app's root, without the final slash: ``http://host:port`` plus any prefix.
     base_url: str
     cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30.0
+
+    @property
+    def prefix(self) -> str:
+        """The path the app is served under: ``""`` at the host's root, or ``/scores``."""
+        return urlsplit(self.base_url).path
+
+    def link(self, href: str) -> str:
+        """The full URL of an address a page or the API gave (``/scores/static/…``)."""
+        return urljoin(self.base_url, href)
 
     def request(
         self,
@@ -52,7 +66,7 @@ class Session:
         json_body: Any = None,
         headers: dict[str, str] | None = None,
     ) -> Response:
-        url = urlsplit(urljoin(self.base_url, path))
+        url = urlsplit(path if path.startswith(("http://", "https://")) else self.base_url + path)
         sent = {"Host": url.netloc, "Accept-Encoding": "identity", **(headers or {})}
         body: bytes | None = None
         if form is not None:

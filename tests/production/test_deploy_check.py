@@ -105,6 +105,30 @@ def test_each_setting_follows_the_environment(
     assert {name: found[name] for name in expected} == expected
 
 
+@pytest.mark.parametrize(
+    ("script_name", "expected"),
+    [
+        ("", "None /static/ / / [] /accounts/login/"),
+        (
+            "/scores/",
+            "/scores /scores/static/ /scores/ /scores/ [{'url': '/scores'}] "
+            "/scores/accounts/login/",
+        ),
+    ],
+)
+def test_served_under_a_prefix(script_name: str, expected: str) -> None:
+    """``SCRIPT_NAME`` (which gunicorn reads too) puts every URL the app makes under the
+    prefix, those made before any request included; the cookies stay there too."""
+    code = (
+        "from django.conf import settings as s; from django.urls import reverse; "
+        "print(s.FORCE_SCRIPT_NAME, s.STATIC_URL, s.SESSION_COOKIE_PATH, s.CSRF_COOKIE_PATH, "
+        "s.SPECTACULAR_SETTINGS['SERVERS'], reverse('login'))"
+    )
+    result = run({**PRODUCTION_ENV, "SCRIPT_NAME": script_name}, "shell", "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == expected
+
+
 def test_a_bad_number_is_a_clear_error() -> None:
     result = run({**PRODUCTION_ENV, "TRUSTED_PROXY_COUNT": "one"}, "check")
     assert result.returncode != 0

@@ -1,39 +1,53 @@
 """Over HTTP against the app in its production profile (see conftest): every page, the
 service worker, the web app manifest, static files with hashed names and compression,
-the API, and the sign-in limits shared by the worker processes."""
+the API, and the sign-in limits shared by the worker processes. The app may be served
+under a prefix (the base URL's path): every address it gives must carry it."""
 
 from __future__ import annotations
 
 import json
 import re
 import secrets
-from urllib.parse import urljoin
 
 import pytest
 
-from tests.production.http import Response, Session
+from tests.production.http import Session
 
 pytestmark = pytest.mark.production
 
 RULESETS = ("dirt", "screw-your-neighbour", "damn-you", "dirty-uno", "dirty-deals")
 HASHED = re.compile(r"/static/[\w/.-]+\.[0-9a-f]{12}\.\w+")
+#: Every address a page gives the browser.
+ADDRESSES = re.compile(r'(?:href|src|action|data-[a-z-]+)="(/[^"]*)"')
 
 
-def assert_page(response: Response, path: str) -> str:
+def is_hashed(session: Session, url: str) -> bool:
+    """A static file's URL, under the app's prefix, with a content hash."""
+    return url.startswith(session.prefix + "/") and bool(
+        HASHED.fullmatch(url.removeprefix(session.prefix))
+    )
+
+
+def assert_page(session: Session, path: str, **kwargs: object) -> str:
+    response = session.get(path, **kwargs)  # type: ignore[arg-type]
     assert response.status_code == 200, f"{path}: {response.status_code}"
     assert response.header("Content-Type").startswith("text/html"), path
     assert response.header("Content-Security-Policy"), path
     assert response.header("X-Content-Type-Options") == "nosniff", path
     html = response.text
     assert "Traceback" not in html, path
-    # Every static file a page names has a content hash (manifest storage).
-    for url in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
-        assert HASHED.fullmatch(url), f"{path}: unhashed {url}"
+    for url in ADDRESSES.findall(html):
+        assert url.startswith(session.prefix + "/"), f"{path}: {url} is outside the app"
+        # Every static file a page names has a content hash (manifest storage).
+        if "/static/" in url:
+            assert is_hashed(session, url), f"{path}: unhashed {url}"
     return html
 
 
-def ids(html: str, pattern: str) -> list[int]:
-    return [int(found) for found in re.findall(pattern, html)]
+def ids(session: Session, html: str, pattern: str) -> list[int]:
+    """The numbers in ``pattern`` (a path below the app's root) of the page's links."""
+    found = re.findall(f'href="{re.escape(session.prefix)}{pattern}"', html)
+    return [int(number) for number in found]
 
 
 def test_pages_for_everyone(anonymous: Session) -> None:
@@ -47,36 +61,41 @@ def test_pages_for_everyone(anonymous: Session) -> None:
         "/offline/",
         "/api/v1/docs/",
     ):
-        assert_page(anonymous.get(path), path)
+        assert_page(anonymous, path)
     assert "rules-hit-title" in anonymous.get("/rules/search/?q=left+bower").text
     schema = anonymous.get("/api/v1/schema/", headers={"Accept": "application/json"})
     assert schema.status_code == 200
     assert "/api/v1/games/" in schema.json()["paths"]
-    assert anonymous.get("/games/new/").status_code == 302  # sign in first
+    # The docs page's "Try it out" puts the prefix before each path.
+    servers = [server["url"] for server in schema.json().get("servers", [])]
+    assert servers == ([anonymous.prefix] if anonymous.prefix else [])
+    sign_in_first = anonymous.get("/games/new/")
+    assert sign_in_first.status_code == 302
+    login = f"{anonymous.prefix}/accounts/login/?next={anonymous.prefix}/games/new/"
+    assert sign_in_first.header("Location") == login
 
 
 def test_pages_signed_in(demo: Session) -> None:
-    home = assert_page(demo.get("/"), "/")
+    home = assert_page(demo, "/")
     assert "Sign out" in home
-    assert_page(demo.get("/games/new/"), "/games/new/")
-    assert_page(demo.get("/games/"), "/games/")
-    assert_page(demo.get("/leagues/import/"), "/leagues/import/")
+    assert_page(demo, "/games/new/")
+    assert_page(demo, "/games/")
+    assert_page(demo, "/leagues/import/")
 
-    leagues = assert_page(demo.get("/leagues/"), "/leagues/")
-    league = ids(leagues, r'href="/leagues/(\d+)/"')[0]
-    detail = assert_page(demo.get(f"/leagues/{league}/"), "league")
+    leagues = assert_page(demo, "/leagues/")
+    league = ids(demo, leagues, r"/leagues/(\d+)/")[0]
+    detail = assert_page(demo, f"/leagues/{league}/")
     assert "Thursday Card Club" in detail
-    players = ids(detail, r'href="/players/(\d+)/')
+    players = ids(demo, detail, r"/players/(\d+)/")
     assert len(set(players)) >= 2
-    assert_page(demo.get(f"/leagues/{league}/?page=2"), "league history, page 2")
-    assert_page(demo.get(f"/players/{players[0]}/"), "player")
-    h2h = f"/leagues/{league}/head-to-head/?a={players[0]}&b={players[1]}"
-    assert_page(demo.get(h2h), "head to head")
+    assert_page(demo, f"/leagues/{league}/?page=2")
+    assert_page(demo, f"/players/{players[0]}/")
+    assert_page(demo, f"/leagues/{league}/head-to-head/?a={players[0]}&b={players[1]}")
 
-    games = sorted(set(ids(home + demo.get("/games/").text, r'href="/games/(\d+)/"')))
+    games = sorted(set(ids(demo, home + demo.get("/games/").text, r"/games/(\d+)/")))
     assert games, "the demo has games"
     for game in games[:3]:
-        assert_page(demo.get(f"/games/{game}/"), f"/games/{game}/")
+        assert_page(demo, f"/games/{game}/")
 
 
 def test_html_is_gzipped_with_a_fresh_csrf_token_each_time(demo: Session) -> None:
@@ -94,15 +113,17 @@ def test_html_is_gzipped_with_a_fresh_csrf_token_each_time(demo: Session) -> Non
 
 def test_static_files_hashed_compressed_and_cached(anonymous: Session) -> None:
     html = anonymous.get("/rules/").text
-    css = re.search(r'href="(/static/css/app\.[0-9a-f]{12}\.css)"', html)
-    assert css, "the stylesheet has a hashed name"
-    brotli = anonymous.get(css.group(1), headers={"Accept-Encoding": "br, gzip"})
+    found = re.search(r'href="([^"]*/static/css/app\.[0-9a-f]{12}\.css)"', html)
+    assert found, "the stylesheet has a hashed name"
+    assert is_hashed(anonymous, found.group(1))
+    css = anonymous.link(found.group(1))
+    brotli = anonymous.get(css, headers={"Accept-Encoding": "br, gzip"})
     assert brotli.status_code == 200
     assert brotli.header("Content-Encoding") == "br"
     assert "immutable" in brotli.header("Cache-Control")
-    gzipped = anonymous.get(css.group(1), headers={"Accept-Encoding": "gzip"})
+    gzipped = anonymous.get(css, headers={"Accept-Encoding": "gzip"})
     assert gzipped.header("Content-Encoding") == "gzip"
-    plain = anonymous.get(css.group(1))
+    plain = anonymous.get(css)
     assert plain.status_code == 200
     assert plain.header("Content-Type").startswith("text/css")
     assert len(brotli.raw) < len(plain.raw)
@@ -113,26 +134,45 @@ def test_web_app_manifest_and_its_icons(anonymous: Session) -> None:
     html = anonymous.get("/").text
     link = re.search(r'<link rel="manifest" href="([^"]+)"', html)
     assert link
-    assert HASHED.fullmatch(link.group(1))
-    manifest = anonymous.get(link.group(1))
+    assert link.group(1) == f"{anonymous.prefix}/manifest.webmanifest"
+    manifest = anonymous.get(anonymous.link(link.group(1)))
     assert manifest.status_code == 200
+    assert manifest.header("Content-Type") == "application/manifest+json"
     data = json.loads(manifest.body)
+    assert data["start_url"] == data["scope"] == f"{anonymous.prefix}/"
     assert data["icons"]
     for icon in data["icons"]:
-        src = urljoin(link.group(1), icon["src"])
-        assert anonymous.get(src).status_code == 200, src
+        assert is_hashed(anonymous, icon["src"]), icon
+        assert anonymous.get(anonymous.link(icon["src"])).status_code == 200, icon
 
 
 def test_service_worker_and_everything_it_stores(anonymous: Session) -> None:
     sw = anonymous.get("/sw.js")
     assert sw.status_code == 200, sw.text
     assert sw.header("Content-Type").startswith("application/javascript")
-    assert sw.header("Service-Worker-Allowed") == "/"
+    # Its scope is the folder it is served from: the app, not the whole host.
+    assert not sw.header("Service-Worker-Allowed")
     precache = json.loads(re.search(r"var PRECACHE = (\[.*?\]);", sw.text).group(1))  # type: ignore[union-attr]
-    assert any(HASHED.fullmatch(url) for url in precache)
+    assert any(is_hashed(anonymous, url) for url in precache)
     for url in precache:
-        assert anonymous.get(url).status_code == 200, url
-    assert 'var STATIC_PREFIX = "/static/";' in sw.text
+        assert url.startswith(f"{anonymous.prefix}/"), url
+        assert anonymous.get(anonymous.link(url)).status_code == 200, url
+    assert f'var STATIC_PREFIX = "{anonymous.prefix}/static/";' in sw.text
+
+
+def test_api_errors_are_json(base_url: str) -> None:
+    api = Session(base_url)
+    missing = api.get("/api/v1/no-such-thing/")
+    assert missing.status_code == 404
+    assert missing.json() == {"detail": "There is no such address in the API."}
+    token = api.post("/api/v1/auth/token/", json_body={"username": "demo", "password": "demo"})
+    auth = {"Authorization": f"Token {token.json()['token']}"}
+    wrong_method = api.request("DELETE", "/api/v1/games/", headers=auth)
+    assert wrong_method.status_code == 405
+    assert wrong_method.json() == {"detail": 'Method "DELETE" not allowed.'}
+    page = api.get("/no-such-page/")
+    assert page.status_code == 404
+    assert page.header("Content-Type").startswith("text/html")
 
 
 def test_api_token_games_and_hands(base_url: str) -> None:
@@ -193,7 +233,7 @@ def test_sheets_of_each_game(demo: Session, base_url: str) -> None:
         game = api.post(
             "/api/v1/games/", json_body={"ruleset": ruleset, "players": seats}, headers=auth
         ).json()
-        assert_page(demo.get(f"/games/{game['id']}/"), f"{ruleset} sheet")
+        assert_page(demo, f"/games/{game['id']}/")
 
 
 def test_wrong_passwords_locked_out_across_workers(base_url: str) -> None:
@@ -221,6 +261,7 @@ def test_wrong_passwords_locked_out_across_workers(base_url: str) -> None:
         )
         statuses.append(attempt.status_code)
         if attempt.status_code == 429:
+            assert attempt.header("Content-Type") == "application/json"
             break
     assert statuses[-1] == 429
     assert statuses[:-1] == [400] * (len(statuses) - 1)

@@ -60,8 +60,9 @@ def test_service_worker_installs_with_manifest_storage(production: Client) -> No
 def test_pages_name_hashed_files_that_are_served(production: Client) -> None:
     html = production.get("/rules/").content.decode()
     urls = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    assert any("manifest" in url for url in urls)
-    for url in urls:
+    icons = [icon["src"] for icon in production.get("/manifest.webmanifest").json()["icons"]]
+    assert any("icons/" in url for url in urls)
+    for url in urls + icons:
         assert HASHED.fullmatch(url), url
         response = production.get(url)
         assert response.status_code == 200, url

@@ -1,7 +1,7 @@
 """Many phones posting to one score sheet at once: every hand is kept, none twice, and
 hand numbers stay consecutive. Needs PostgreSQL (row locks across real connections):
 
-    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_concurrency.py
+    .ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_concurrency.py
 """
 
 from __future__ import annotations

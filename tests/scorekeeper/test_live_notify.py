@@ -2,7 +2,7 @@
 hears it once the write commits, and never when it rolls back; the events server's
 LISTEN loop hands it to the game's subscribers.
 
-    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_live_notify.py
+    .ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/test_live_notify.py
 """
 
 from __future__ import annotations

@@ -209,7 +209,7 @@ def test_service_worker_is_served_at_the_root(client: Client) -> None:
     response = client.get("/sw.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/javascript")
-    assert response["Service-Worker-Allowed"] == "/"
+    assert "Service-Worker-Allowed" not in response  # its scope is its folder: the app
     assert "no-cache" in response["Cache-Control"]
     body = response.content.decode()
     found = re.search(r"var PRECACHE = (\[.*?\]);", body)
@@ -232,14 +232,17 @@ def test_pwa_head_and_manifest(client: Client) -> None:
     assert "js/pwa.js" in html
     assert 'data-sw="/sw.js"' in html
     assert "<script>" not in html  # nothing inline: the CSP allows none
-    manifest_path = Path(settings.BASE_DIR) / "static" / "manifest.webmanifest"
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    assert 'href="/manifest.webmanifest"' in html
+    response = client.get("/manifest.webmanifest")
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
     assert manifest["display"] == "standalone"
-    assert manifest["start_url"] == "/"
+    assert (manifest["id"], manifest["start_url"], manifest["scope"]) == ("/", "/", "/")
+    assert manifest["shortcuts"][0]["url"] == "/rules/"
     sizes = {(i["sizes"], i.get("purpose", "any")) for i in manifest["icons"]}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
     for icon in manifest["icons"]:
-        path = manifest_path.parent / icon["src"]
+        path = Path(settings.BASE_DIR) / icon["src"].lstrip("/")
         assert path.is_file(), icon["src"]
         if icon["type"] == "image/png":
             head = path.read_bytes()[:24]

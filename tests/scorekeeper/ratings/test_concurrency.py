@@ -1,7 +1,7 @@
 """Games of one league finishing at the same moment on different phones: the league's
 standings take both results, none is lost to the other. Needs PostgreSQL:
 
-    /work/shared/ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/ratings/test_concurrency.py
+    .ci/with-postgres.sh .venv/bin/pytest tests/scorekeeper/ratings/test_concurrency.py
 """
 
 from __future__ import annotations
