@@ -44,6 +44,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 
+from scorekeeper.api import API_ROOT
+
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 IPV6_PREFIX = 64
@@ -135,8 +137,6 @@ def _rate_key(group: str, request: HttpRequest) -> str:
 def is_api_request(request: HttpRequest) -> bool:
     """Whether the request is for the REST API, whose errors answer JSON. ``path_info``
     is the path below the app's root, so this holds under a prefix (``SCRIPT_NAME``)."""
-    from scorekeeper.urls import API_ROOT  # the URL configuration imports this module
-
     return request.path_info.lstrip("/").startswith(API_ROOT)
 
 

@@ -2,11 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from scorekeeper.api import API_ROOT
 from scorekeeper.security import rate_limit
-
-#: The REST API's root: every answer below it is JSON, errors included
-#: (scorekeeper.security.is_api_request).
-API_ROOT = "api/"
 
 urlpatterns = [
     # The admin's sign-in counts towards the same per-address limit as the sign-in page.

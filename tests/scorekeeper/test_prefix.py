@@ -64,7 +64,7 @@ def assert_under_prefix(html: str) -> None:
 
 @pytest.mark.django_db
 def test_every_address_on_the_pages_is_under_the_prefix(client: Client, user: User) -> None:
-    for path in ("/", "/rules/", "/rules/dirt/", "/offline/"):
+    for path in ("/", "/rules/", "/rules/dirt/", "/rules/search/?q=skip", "/offline/"):
         response = client.get(path)
         assert response.status_code == 200, path
         assert_under_prefix(response.content.decode())
