@@ -1,10 +1,11 @@
-"""Serializer fields the API's inputs share."""
+"""Serializer fields the API's inputs and outputs share."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games.base import whole_number
 from scorekeeper.validation import MAX_ID
@@ -27,3 +28,9 @@ class IdField(serializers.IntegerField):
         if isinstance(data, str) and whole_number(data) is None:
             self.fail("invalid")
         return int(super().to_internal_value(data))
+
+
+def left_out() -> NoReturn:
+    """``default=left_out``: an output field that may be null is left out of the answer
+    when the object has no such key at all (DRF answers null for a nullable field then)."""
+    raise SkipField()

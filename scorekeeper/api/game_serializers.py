@@ -1,9 +1,16 @@
-"""The OpenAPI contract of the game endpoints: serializers that document the responses
-(the payloads are built by :mod:`scorekeeper.api.game_payloads`), the hand input of
-every game with its examples, the errors each endpoint may answer, and the
-``Idempotency-Key`` header."""
+"""The JSON of the game endpoints: the output serializers that make every response (a
+game, its hands, one hand with its history) from the engine's state — the same classes
+the OpenAPI schema documents, so the schema is the answer — and the hand input of every
+game with its examples, the errors each endpoint may answer, and the ``Idempotency-Key``
+header."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from functools import cached_property
+from typing import Any
 
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -12,8 +19,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from games import RULESETS
-from scorekeeper.models import GameStatus
+from games import RULESETS, GameState, HandOutcome
+from games.errors import JSON
+from scorekeeper.api.fields import left_out
+from scorekeeper.models import Game, GameStatus, HandRevision, Seat
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
 RULESET_SLUGS = list(RULESETS)
@@ -26,10 +35,65 @@ IDEMPOTENCY_KEY_SCHEMA = {
 }
 
 
+# -- what the responses are made of -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """A hand as the API shows it: the engine's outcome, the stored revision (1 until the
+    hand is corrected) and, for one hand on its own, every input it has had."""
+
+    outcome: HandOutcome
+    revision: int = 1
+    history: Sequence[HandRevision] = ()
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as the API shows it: the stored row (seats with their players prefetched,
+    and its hands for :attr:`hands`), the engine's state of it, and whether the viewer
+    may change it."""
+
+    game: Game
+    state: GameState
+    can_change: bool = False
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return sorted(self.game.seats.all(), key=lambda s: s.position)
+
+    @property
+    def ruleset_name(self) -> str:
+        return RULESETS[self.game.ruleset].name
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.state.hands)
+
+    @property
+    def standings(self) -> list[dict[str, JSON]]:
+        """The engine's rows, with the names to show: a player's, or a team's players'."""
+        names = {s.player_id: s.player.name for s in self.seats}
+        return [
+            row.as_dict() | {"names": [names.get(p, "") for p in row.players]}
+            if row.team is not None
+            else row.as_dict() | {"name": names.get(row.player, "") if row.player else ""}
+            for row in self.state.standings
+        ]
+
+    @property
+    def hands(self) -> list[HandView]:
+        revisions = {h.number: h.revision for h in self.game.hands.all()}
+        return [HandView(o, revisions.get(o.number, 1)) for o in self.state.hands]
+
+
+# -- output serializers -------------------------------------------------------------------
+
+
 class SeatSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="Player id.")
-    name = serializers.CharField()
-    seat = serializers.IntegerField(help_text="Seat from 0, clockwise.")
+    id = serializers.IntegerField(source="player_id", help_text="Player id.")
+    name = serializers.CharField(source="player.name")
+    seat = serializers.IntegerField(source="position", help_text="Seat from 0, clockwise.")
     team = serializers.IntegerField(allow_null=True, help_text="Team index in partner play.")
 
 
@@ -54,40 +118,154 @@ class ChipsSerializer(serializers.Serializer):
     received = serializers.IntegerField()
 
 
+class AntePaidSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    paid = serializers.IntegerField()
+
+
+class AnteDueSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    amount = serializers.IntegerField()
+
+
+class DealtSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    cards = serializers.IntegerField(help_text="Cards dealt to the player.")
+
+
+class PlayerRubbersSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    rubbers = serializers.IntegerField()
+
+
+class PlayerValuesField(serializers.ListField):
+    """The engine's ``{player id: number}`` of a hand as ``[{"player": id, KEY: number}]``,
+    in seat order (a game's every hand has two: read directly, not one object at a time)."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        self.key = key
+        super().__init__(**kwargs)
+
+    def to_representation(self, data: Any) -> list[dict[str, int]]:
+        return [{"player": player, self.key: value} for player, value in data.items()]
+
+
+class TeamPointsField(serializers.ListField):
+    """The engine's team points of a hand (by team index) as ``[{"team", "points"}]``."""
+
+    child = TeamPointsSerializer()
+
+    def to_representation(self, data: Any) -> list[dict[str, int]]:
+        return [{"team": team, "points": points} for team, points in enumerate(data)]
+
+
 class HandSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField(help_text="Player id of the dealer.")
+    """A hand. The fields that are not required are a game's own facts: a hand has them
+    when its game does."""
+
+    number = serializers.IntegerField(source="outcome.number")
+    dealer = serializers.IntegerField(source="outcome.dealer", help_text="Player id of the dealer.")
     winner = serializers.IntegerField(
+        source="outcome.winner",
         allow_null=True,
         help_text="Who went out (claimed, in dirty-deals); null only when a damn-you "
         "game ended in mid-hand.",
     )
-    points = PlayerPointsSerializer(
-        many=True, help_text="What the hand changed in each player's score."
+    points = PlayerValuesField(
+        "points",
+        source="outcome.points",
+        child=PlayerPointsSerializer(),
+        help_text="What the hand changed in each player's score.",
     )
-    totals = PlayerScoreSerializer(many=True, help_text="Each player's score after the hand.")
-    team_points = TeamPointsSerializer(
-        many=True, required=False, help_text="Partner play: each team's hand score."
+    totals = PlayerValuesField(
+        "score",
+        source="outcome.totals",
+        child=PlayerScoreSerializer(),
+        help_text="Each player's score after the hand.",
     )
-    input = serializers.JSONField(help_text="The hand as stored (normalised input).")
-    revision = serializers.IntegerField(help_text="1, plus one for each correction.")
-    dirt_rank = serializers.CharField(required=False, help_text="dirt: this hand's dirt rank.")
-    chips = ChipsSerializer(many=True, required=False, help_text="damn-you: chip movements.")
+    team_points = TeamPointsField(
+        source="outcome.team_points",
+        required=False,
+        help_text="Partner play: each team's hand score.",
+    )
+    dirt_rank = serializers.CharField(
+        source="outcome.extras.dirt_rank", required=False, help_text="dirt: this hand's dirt rank."
+    )
+    chips = ChipsSerializer(
+        many=True, source="outcome.extras.chips", required=False, help_text="damn-you: chips."
+    )
+    ante = AntePaidSerializer(
+        many=True, source="outcome.extras.ante", required=False, help_text="damn-you: the ante."
+    )
     short = serializers.ListField(
         child=serializers.IntegerField(),
+        source="outcome.extras.short",
         required=False,
         help_text="damn-you: players dealt one card fewer.",
     )
-    pot = serializers.IntegerField(required=False, help_text="damn-you: chips left in the pot.")
-    rubber = serializers.IntegerField(required=False, help_text="dirty-deals: rubber number.")
-    rubber_won_by = serializers.IntegerField(
-        required=False, allow_null=True, help_text="dirty-deals: who won the rubber with this hand."
+    deal = DealtSerializer(
+        many=True, source="outcome.extras.deal", required=False, help_text="damn-you: cards dealt."
+    )
+    pot = serializers.IntegerField(
+        source="outcome.extras.pot", required=False, help_text="damn-you: chips left in the pot."
+    )
+    early_end = serializers.BooleanField(
+        source="outcome.extras.early_end",
+        required=False,
+        help_text="damn-you: the game ended with this hand, one player holding every chip.",
     )
     resets = serializers.ListField(
         child=serializers.IntegerField(),
+        source="outcome.extras.resets",
         required=False,
         help_text="dirty-uno: players whose score hit exactly 500 and went back to 0.",
     )
+    rubber = serializers.IntegerField(
+        source="outcome.extras.rubber", required=False, help_text="dirty-deals: rubber number."
+    )
+    rubber_won_by = serializers.IntegerField(
+        source="outcome.extras.rubber_won_by",
+        required=False,
+        allow_null=True,
+        help_text="dirty-deals: who won the rubber with this hand.",
+    )
+    suit = serializers.CharField(
+        source="outcome.extras.suit", required=False, help_text="dirty-deals: the trump suit."
+    )
+    bower = serializers.CharField(
+        source="outcome.extras.bower", required=False, help_text="dirty-deals: the bower."
+    )
+    claim_points = serializers.IntegerField(
+        source="outcome.extras.claim_points",
+        required=False,
+        help_text="dirty-deals: what the claim scored.",
+    )
+    input = serializers.DictField(
+        source="outcome.input", help_text="The hand as stored (normalised input)."
+    )
+    revision = serializers.IntegerField(help_text="1, plus one for each correction.")
+
+    def __init__(self, instance: Any = None, **kwargs: Any) -> None:
+        super().__init__(instance, **kwargs)
+        if instance is not None:
+            # A field this game's hands do not have is left out once for them all, rather
+            # than found missing on each of hundreds of hands (and a team's points, null
+            # outside partner play, would be answered as null).
+            hands = instance if isinstance(instance, Sequence) else [instance]
+            facts = {key for hand in hands for key in hand.outcome.extras}
+            if any(hand.outcome.team_points is not None for hand in hands):
+                facts.add("team_points")
+            for name in [n for n, f in self.fields.items() if not f.required and n not in facts]:
+                del self.fields[name]
+
+
+class HandsField(serializers.ListField):
+    """A game's hands, each as :class:`HandSerializer` makes it."""
+
+    child = HandSerializer()
+
+    def to_representation(self, data: Any) -> Any:
+        return HandSerializer(data, many=True).data
 
 
 class HandRevisionSerializer(serializers.Serializer):
@@ -96,12 +274,14 @@ class HandRevisionSerializer(serializers.Serializer):
     input = serializers.JSONField(
         help_text="The input after the action (for an undo: the input removed)."
     )
-    user = serializers.IntegerField(allow_null=True)
-    username = serializers.CharField(allow_null=True)
+    user = serializers.IntegerField(source="user_id", allow_null=True)
+    username = serializers.CharField(source="user.get_username", allow_null=True)
     guest = serializers.CharField(
-        allow_null=True, help_text="The name a guest gave, when one joined by a score link."
+        source="guest.name",
+        allow_null=True,
+        help_text="The name a guest gave, when one joined by a score link.",
     )
-    at = serializers.DateTimeField()
+    at = serializers.DateTimeField(source="created_at", default_timezone=UTC)
 
 
 class HandDetailSerializer(HandSerializer):
@@ -112,16 +292,16 @@ class HandDetailSerializer(HandSerializer):
 
 class StandingSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, help_text="Set unless partner play.")
-    name = serializers.CharField(required=False)
     team = serializers.IntegerField(required=False, help_text="Partner play: team index.")
     players = serializers.ListField(child=serializers.IntegerField(), required=False)
-    names = serializers.ListField(child=serializers.CharField(), required=False)
     score = serializers.IntegerField(
         help_text="dirt: total points; screw-your-neighbour: hand wins; damn-you: chips "
         "held; dirty-uno: score; dirty-deals: points in the current rubber."
     )
     rank = serializers.IntegerField(help_text="Equal scores share a rank.")
     rubbers = serializers.IntegerField(required=False, help_text="dirty-deals: rubbers won.")
+    name = serializers.CharField(required=False)
+    names = serializers.ListField(child=serializers.CharField(), required=False)
 
 
 class NextHandSerializer(serializers.Serializer):
@@ -134,46 +314,117 @@ class NextHandSerializer(serializers.Serializer):
         required=False,
         help_text="damn-you: players dealt one card fewer.",
     )
-    rubber = serializers.IntegerField(required=False, help_text="dirty-deals")
+    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards to deal.")
+    ante = AnteDueSerializer(many=True, required=False, help_text="damn-you: the ante due.")
+    opens = serializers.CharField(required=False, help_text="damn-you: who opens.")
     reminder = serializers.CharField(required=False, help_text="dirty-uno")
+    rubber = serializers.IntegerField(required=False, help_text="dirty-deals")
+    bowers = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="dirty-deals: trump suit -> bower."
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ruleset = serializers.ChoiceField(choices=RULESET_SLUGS)
+    """A game without its hands. The fields that are not required are a game's own facts."""
+
+    id = serializers.IntegerField(source="game.pk")
+    ruleset = serializers.ChoiceField(choices=RULESET_SLUGS, source="game.ruleset")
     ruleset_name = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
-    options = serializers.DictField(help_text="The effective options, defaults filled in.")
-    players = SeatSerializer(many=True, help_text="In seating order, clockwise.")
+    variant = serializers.CharField(source="state.config.variant", allow_null=True)
+    options = serializers.DictField(
+        source="state.config.options", help_text="The effective options, defaults filled in."
+    )
+    players = SeatSerializer(many=True, source="seats", help_text="In seating order, clockwise.")
     teams = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()), allow_null=True
+        child=serializers.ListField(child=serializers.IntegerField()),
+        source="state.config.teams",
+        allow_null=True,
     )
-    first_dealer = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=GameStatus.values)
+    first_dealer = serializers.IntegerField(source="state.config.first_dealer")
+    status = serializers.ChoiceField(choices=GameStatus.values, source="state.status")
     ended_by = serializers.CharField(
+        source="state.ended_by",
         help_text='"" while in progress; else how it ended '
-        "(hands, target, score, match, early, closed)."
+        "(hands, target, score, match, early, closed).",
     )
-    closed = serializers.BooleanField(help_text="Ended by hand.")
+    closed = serializers.BooleanField(source="game.closed", help_text="Ended by hand.")
     standings = StandingSerializer(many=True, help_text="Best first.")
     winners = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Player ids; empty until finished."
+        child=serializers.IntegerField(),
+        source="state.winners",
+        help_text="Player ids; empty until finished.",
     )
-    next_hand = NextHandSerializer(allow_null=True, help_text="null once finished.")
+    next_hand = NextHandSerializer(
+        source="state.next_hand", allow_null=True, help_text="null once finished."
+    )
     hand_count = serializers.IntegerField()
-    league = serializers.IntegerField(allow_null=True)
-    owner = serializers.IntegerField(help_text="Id of the account that created the game.")
-    created_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    version = serializers.IntegerField(help_text="Goes up with every change.")
-    pot = serializers.IntegerField(required=False, help_text="damn-you: chips in the pot.")
+    league = serializers.IntegerField(source="game.league_id", allow_null=True)
+    owner = serializers.IntegerField(
+        source="game.owner_id", help_text="Id of the account that created the game."
+    )
+    created_at = serializers.DateTimeField(source="game.created_at", default_timezone=UTC)
+    finished_at = serializers.DateTimeField(
+        source="game.finished_at", allow_null=True, default_timezone=UTC
+    )
+    version = serializers.IntegerField(
+        source="game.version", help_text="Goes up with every change."
+    )
+    dirt_ranks = serializers.ListField(
+        child=serializers.CharField(),
+        source="state.extras.dirt_ranks",
+        required=False,
+        help_text="dirt: every hand's dirt rank.",
+    )
+    decks = serializers.IntegerField(
+        source="state.extras.decks", required=False, help_text="dirt: decks in play."
+    )
+    target_wins = serializers.IntegerField(
+        source="state.extras.target_wins",
+        required=False,
+        help_text="screw-your-neighbour: hand wins that win the game (0: open-ended).",
+    )
+    pot = serializers.IntegerField(
+        source="state.extras.pot", required=False, help_text="damn-you: chips in the pot."
+    )
+    starting_chips = serializers.IntegerField(
+        source="state.extras.starting_chips", required=False, help_text="damn-you"
+    )
+    hands_total = serializers.IntegerField(
+        source="state.extras.hands_total",
+        required=False,
+        help_text="damn-you: hands in the game (one dealt by each player).",
+    )
+    closing_ante = AntePaidSerializer(
+        many=True,
+        source="state.extras.closing_ante",
+        allow_null=True,
+        default=left_out,
+        help_text="damn-you: the ante that ended the game, if one did.",
+    )
+    scoring = serializers.CharField(
+        source="state.extras.scoring", required=False, help_text="dirty-uno: standard or penalty."
+    )
+    wins_with = serializers.CharField(
+        source="state.extras.wins_with", required=False, help_text="dirty-uno: high or low."
+    )
+    target = serializers.IntegerField(
+        source="state.extras.target", required=False, help_text="dirty-uno: the score to pass."
+    )
     rubber = serializers.IntegerField(
-        required=False, help_text="dirty-deals: number of the current rubber."
+        source="state.extras.rubber",
+        required=False,
+        help_text="dirty-deals: number of the current rubber.",
+    )
+    rubbers = PlayerRubbersSerializer(
+        many=True,
+        source="state.extras.rubbers",
+        required=False,
+        help_text="dirty-deals: rubbers won by each player.",
     )
 
 
 class GameSerializer(GameSummarySerializer):
-    hands = HandSerializer(many=True)
+    hands = HandsField()
     can_change = serializers.BooleanField(help_text="Whether you may change this game.")
 
 
