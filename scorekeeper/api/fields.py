@@ -1,7 +1,9 @@
-"""Serializer fields the API's inputs and outputs share."""
+"""Serializer fields the API's inputs and outputs share, and the base of its output
+serializers."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NoReturn
 
 from rest_framework import serializers
@@ -34,3 +36,32 @@ def left_out() -> NoReturn:
     """``default=left_out``: an output field that may be null is left out of the answer
     when the object has no such key at all (DRF answers null for a nullable field then)."""
     raise SkipField()
+
+
+class OutputSerializer(serializers.Serializer):
+    # A serializer that makes answers (it reads no input). (No docstring: the schema
+    # would show it as the description of every answer made by a subclass.)
+    #
+    # DRF deep-copies a serializer's declared fields for each instance, so that one
+    # instance may change its own: it builds every field and nested serializer anew, for
+    # every answer, which costs more than the answer itself (a game has some hundred).
+    # Fields that only answer are never changed but by being bound to their serializer,
+    # so each instance gets its own shallow copy to bind.
+    #
+    # A serializer made for its objects (``Serializer(obj)``, or a list of them with
+    # ``many=True``) takes, of the fields that are not required, only those ``facts``
+    # says the objects have: the others would be looked for, and found missing, on each
+    # of hundreds of hands.
+
+    def facts(self, instance: Any) -> set[str] | None:
+        """The optional fields that ``instance`` (an object, or a list of them) has;
+        None to look for each of them on every object."""
+        return None
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        facts = None if self.instance is None else self.facts(self.instance)
+        return {
+            name: copy.copy(field)
+            for name, field in self._declared_fields.items()
+            if facts is None or field.required or name in facts
+        }

@@ -21,7 +21,7 @@ from rest_framework import serializers
 
 from games import RULESETS, GameState, HandOutcome
 from games.errors import JSON
-from scorekeeper.api.fields import left_out
+from scorekeeper.api.fields import OutputSerializer, left_out
 from scorekeeper.models import Game, GameStatus, HandRevision, Seat
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
@@ -90,50 +90,50 @@ class GameView:
 # -- output serializers -------------------------------------------------------------------
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(OutputSerializer):
     id = serializers.IntegerField(source="player_id", help_text="Player id.")
     name = serializers.CharField(source="player.name")
     seat = serializers.IntegerField(source="position", help_text="Seat from 0, clockwise.")
     team = serializers.IntegerField(allow_null=True, help_text="Team index in partner play.")
 
 
-class PlayerPointsSerializer(serializers.Serializer):
+class PlayerPointsSerializer(OutputSerializer):
     player = serializers.IntegerField()
     points = serializers.IntegerField()
 
 
-class PlayerScoreSerializer(serializers.Serializer):
+class PlayerScoreSerializer(OutputSerializer):
     player = serializers.IntegerField()
     score = serializers.IntegerField()
 
 
-class TeamPointsSerializer(serializers.Serializer):
+class TeamPointsSerializer(OutputSerializer):
     team = serializers.IntegerField()
     points = serializers.IntegerField()
 
 
-class ChipsSerializer(serializers.Serializer):
+class ChipsSerializer(OutputSerializer):
     player = serializers.IntegerField()
     paid = serializers.IntegerField()
     received = serializers.IntegerField()
 
 
-class AntePaidSerializer(serializers.Serializer):
+class AntePaidSerializer(OutputSerializer):
     player = serializers.IntegerField()
     paid = serializers.IntegerField()
 
 
-class AnteDueSerializer(serializers.Serializer):
+class AnteDueSerializer(OutputSerializer):
     player = serializers.IntegerField()
     amount = serializers.IntegerField()
 
 
-class DealtSerializer(serializers.Serializer):
+class DealtSerializer(OutputSerializer):
     player = serializers.IntegerField()
     cards = serializers.IntegerField(help_text="Cards dealt to the player.")
 
 
-class PlayerRubbersSerializer(serializers.Serializer):
+class PlayerRubbersSerializer(OutputSerializer):
     player = serializers.IntegerField()
     rubbers = serializers.IntegerField()
 
@@ -159,7 +159,7 @@ class TeamPointsField(serializers.ListField):
         return [{"team": team, "points": points} for team, points in enumerate(data)]
 
 
-class HandSerializer(serializers.Serializer):
+class HandSerializer(OutputSerializer):
     """A hand. The fields that are not required are a game's own facts: a hand has them
     when its game does."""
 
@@ -192,7 +192,10 @@ class HandSerializer(serializers.Serializer):
         source="outcome.extras.dirt_rank", required=False, help_text="dirt: this hand's dirt rank."
     )
     chips = ChipsSerializer(
-        many=True, source="outcome.extras.chips", required=False, help_text="damn-you: chips."
+        many=True,
+        source="outcome.extras.chips",
+        required=False,
+        help_text="damn-you: chip movements.",
     )
     ante = AntePaidSerializer(
         many=True, source="outcome.extras.ante", required=False, help_text="damn-you: the ante."
@@ -245,18 +248,12 @@ class HandSerializer(serializers.Serializer):
     )
     revision = serializers.IntegerField(help_text="1, plus one for each correction.")
 
-    def __init__(self, instance: Any = None, **kwargs: Any) -> None:
-        super().__init__(instance, **kwargs)
-        if instance is not None:
-            # A field this game's hands do not have is left out once for them all, rather
-            # than found missing on each of hundreds of hands (and a team's points, null
-            # outside partner play, would be answered as null).
-            hands = instance if isinstance(instance, Sequence) else [instance]
-            facts = {key for hand in hands for key in hand.outcome.extras}
-            if any(hand.outcome.team_points is not None for hand in hands):
-                facts.add("team_points")
-            for name in [n for n, f in self.fields.items() if not f.required and n not in facts]:
-                del self.fields[name]
+    def facts(self, instance: Any) -> set[str]:
+        hands = instance if isinstance(instance, Sequence) else [instance]
+        facts = {key for hand in hands for key in hand.outcome.extras}
+        if any(hand.outcome.team_points is not None for hand in hands):
+            facts.add("team_points")  # (null outside partner play: left out)
+        return facts
 
 
 class HandsField(serializers.ListField):
@@ -268,7 +265,7 @@ class HandsField(serializers.ListField):
         return HandSerializer(data, many=True).data
 
 
-class HandRevisionSerializer(serializers.Serializer):
+class HandRevisionSerializer(OutputSerializer):
     revision = serializers.IntegerField()
     action = serializers.ChoiceField(choices=["recorded", "corrected", "undone"])
     input = serializers.JSONField(
@@ -290,7 +287,7 @@ class HandDetailSerializer(HandSerializer):
     )
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(OutputSerializer):
     player = serializers.IntegerField(required=False, help_text="Set unless partner play.")
     team = serializers.IntegerField(required=False, help_text="Partner play: team index.")
     players = serializers.ListField(child=serializers.IntegerField(), required=False)
@@ -304,7 +301,7 @@ class StandingSerializer(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField(), required=False)
 
 
-class NextHandSerializer(serializers.Serializer):
+class NextHandSerializer(OutputSerializer):
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     dirt_rank = serializers.CharField(required=False, help_text="dirt")
@@ -324,7 +321,7 @@ class NextHandSerializer(serializers.Serializer):
     )
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(OutputSerializer):
     """A game without its hands. The fields that are not required are a game's own facts."""
 
     id = serializers.IntegerField(source="game.pk")
@@ -422,8 +419,15 @@ class GameSummarySerializer(serializers.Serializer):
         help_text="dirty-deals: rubbers won by each player.",
     )
 
+    def facts(self, instance: Any) -> set[str]:
+        games = instance if isinstance(instance, Sequence) else [instance]
+        return {key for game in games for key in game.state.extras}
+
 
 class GameSerializer(GameSummarySerializer):
+    """A game's score sheet: the game and every hand. The fields that are not required
+    are a game's own facts."""
+
     hands = HandsField()
     can_change = serializers.BooleanField(help_text="Whether you may change this game.")
 
