@@ -38,25 +38,33 @@ IDEMPOTENCY_KEY_SCHEMA = {
 # -- what the responses are made of -----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class HandView:
-    """A hand as the API shows it: the engine's outcome, the stored revision (1 until the
-    hand is corrected) and, for one hand on its own, every input it has had."""
+    """A hand as the API shows it: the engine's outcome (its attributes, and its game's
+    own facts, are the view's), the stored revision (1 until the hand is corrected) and,
+    for one hand on its own, every input it has had."""
 
-    outcome: HandOutcome
-    revision: int = 1
-    history: Sequence[HandRevision] = ()
+    def __init__(
+        self, outcome: HandOutcome, revision: int = 1, history: Sequence[HandRevision] = ()
+    ) -> None:
+        self.__dict__.update(vars(outcome), **outcome.extras)
+        self.outcome, self.revision, self.history = outcome, revision, history
 
 
 @dataclass(frozen=True)
 class GameView:
     """A game as the API shows it: the stored row (seats with their players prefetched,
-    and its hands for :attr:`hands`), the engine's state of it, and whether the viewer
-    may change it."""
+    and its hands for :attr:`hands`), the engine's state of it (whose game's own facts
+    read as the view's attributes), and whether the viewer may change it."""
 
     game: Game
     state: GameState
     can_change: bool = False
+
+    def __getattr__(self, name: str) -> JSON:
+        try:
+            return self.state.extras[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     @cached_property
     def seats(self) -> list[Seat]:
@@ -87,55 +95,48 @@ class GameView:
         return [HandView(o, revisions.get(o.number, 1)) for o in self.state.hands]
 
 
-# -- output serializers -------------------------------------------------------------------
+# -- output serializers (a field that is not required is a game's own fact) ---------------
+
+INT = serializers.IntegerField
 
 
 class SeatSerializer(OutputSerializer):
-    id = serializers.IntegerField(source="player_id", help_text="Player id.")
+    id = INT(source="player_id", help_text="Player id.")
     name = serializers.CharField(source="player.name")
-    seat = serializers.IntegerField(source="position", help_text="Seat from 0, clockwise.")
-    team = serializers.IntegerField(allow_null=True, help_text="Team index in partner play.")
+    seat = INT(source="position", help_text="Seat from 0, clockwise.")
+    team = INT(allow_null=True, help_text="Team index in partner play.")
 
 
 class PlayerPointsSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    points = serializers.IntegerField()
+    player, points = INT(), INT()
 
 
 class PlayerScoreSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    score = serializers.IntegerField()
+    player, score = INT(), INT()
 
 
 class TeamPointsSerializer(OutputSerializer):
-    team = serializers.IntegerField()
-    points = serializers.IntegerField()
+    team, points = INT(), INT()
 
 
 class ChipsSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    paid = serializers.IntegerField()
-    received = serializers.IntegerField()
+    player, paid, received = INT(), INT(), INT()
 
 
 class AntePaidSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    paid = serializers.IntegerField()
+    player, paid = INT(), INT()
 
 
 class AnteDueSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    amount = serializers.IntegerField()
+    player, amount = INT(), INT()
 
 
 class DealtSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    cards = serializers.IntegerField(help_text="Cards dealt to the player.")
+    player, cards = INT(), INT(help_text="Cards dealt to the player.")
 
 
 class PlayerRubbersSerializer(OutputSerializer):
-    player = serializers.IntegerField()
-    rubbers = serializers.IntegerField()
+    player, rubbers = INT(), INT()
 
 
 class PlayerValuesField(serializers.ListField):
@@ -163,90 +164,47 @@ class HandSerializer(OutputSerializer):
     """A hand. The fields that are not required are a game's own facts: a hand has them
     when its game does."""
 
-    number = serializers.IntegerField(source="outcome.number")
-    dealer = serializers.IntegerField(source="outcome.dealer", help_text="Player id of the dealer.")
-    winner = serializers.IntegerField(
-        source="outcome.winner",
+    number = INT()
+    dealer = INT(help_text="Player id of the dealer.")
+    winner = INT(
         allow_null=True,
         help_text="Who went out (claimed, in dirty-deals); null only when a damn-you "
         "game ended in mid-hand.",
     )
     points = PlayerValuesField(
         "points",
-        source="outcome.points",
         child=PlayerPointsSerializer(),
         help_text="What the hand changed in each player's score.",
     )
     totals = PlayerValuesField(
-        "score",
-        source="outcome.totals",
-        child=PlayerScoreSerializer(),
-        help_text="Each player's score after the hand.",
+        "score", child=PlayerScoreSerializer(), help_text="Each player's score after the hand."
     )
-    team_points = TeamPointsField(
-        source="outcome.team_points",
-        required=False,
-        help_text="Partner play: each team's hand score.",
-    )
-    dirt_rank = serializers.CharField(
-        source="outcome.extras.dirt_rank", required=False, help_text="dirt: this hand's dirt rank."
-    )
-    chips = ChipsSerializer(
-        many=True,
-        source="outcome.extras.chips",
-        required=False,
-        help_text="damn-you: chip movements.",
-    )
-    ante = AntePaidSerializer(
-        many=True, source="outcome.extras.ante", required=False, help_text="damn-you: the ante."
-    )
+    team_points = TeamPointsField(required=False, help_text="Partner play: each team's hand score.")
+    dirt_rank = serializers.CharField(required=False, help_text="dirt: this hand's dirt rank.")
+    chips = ChipsSerializer(many=True, required=False, help_text="damn-you: chip movements.")
+    ante = AntePaidSerializer(many=True, required=False, help_text="damn-you: the ante paid.")
     short = serializers.ListField(
-        child=serializers.IntegerField(),
-        source="outcome.extras.short",
-        required=False,
-        help_text="damn-you: players dealt one card fewer.",
+        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
     )
-    deal = DealtSerializer(
-        many=True, source="outcome.extras.deal", required=False, help_text="damn-you: cards dealt."
-    )
-    pot = serializers.IntegerField(
-        source="outcome.extras.pot", required=False, help_text="damn-you: chips left in the pot."
-    )
+    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards dealt.")
+    pot = INT(required=False, help_text="damn-you: chips left in the pot.")
     early_end = serializers.BooleanField(
-        source="outcome.extras.early_end",
-        required=False,
-        help_text="damn-you: the game ended with this hand, one player holding every chip.",
+        required=False, help_text="damn-you: the game ended in this hand (one holds every chip)."
     )
     resets = serializers.ListField(
-        child=serializers.IntegerField(),
-        source="outcome.extras.resets",
+        child=INT(),
         required=False,
         help_text="dirty-uno: players whose score hit exactly 500 and went back to 0.",
     )
-    rubber = serializers.IntegerField(
-        source="outcome.extras.rubber", required=False, help_text="dirty-deals: rubber number."
+    rubber = INT(required=False, help_text="dirty-deals: rubber number.")
+    rubber_won_by = INT(
+        required=False, allow_null=True, help_text="dirty-deals: who won the rubber with this hand."
     )
-    rubber_won_by = serializers.IntegerField(
-        source="outcome.extras.rubber_won_by",
-        required=False,
-        allow_null=True,
-        help_text="dirty-deals: who won the rubber with this hand.",
-    )
-    suit = serializers.CharField(
-        source="outcome.extras.suit", required=False, help_text="dirty-deals: the trump suit."
-    )
-    bower = serializers.CharField(
-        source="outcome.extras.bower", required=False, help_text="dirty-deals: the bower."
-    )
-    claim_points = serializers.IntegerField(
-        source="outcome.extras.claim_points",
-        required=False,
-        help_text="dirty-deals: what the claim scored.",
-    )
-    input = serializers.DictField(
-        source="outcome.input", help_text="The hand as stored (normalised input)."
-    )
-    revision = serializers.IntegerField(help_text="1, plus one for each correction.")
+    suit = serializers.CharField(required=False, help_text="dirty-deals: the trump suit.")
+    bower = serializers.CharField(required=False, help_text="dirty-deals: the bower.")
+    claim_points = INT(required=False, help_text="dirty-deals: what the claim scored.")
+    input = serializers.DictField(help_text="The hand as stored (normalised input).")
+    revision = INT(help_text="1, plus one for each correction.")
 
     def facts(self, instance: Any) -> set[str]:
         hands = instance if isinstance(instance, Sequence) else [instance]
@@ -266,12 +224,12 @@ class HandsField(serializers.ListField):
 
 
 class HandRevisionSerializer(OutputSerializer):
-    revision = serializers.IntegerField()
+    revision = INT()
     action = serializers.ChoiceField(choices=["recorded", "corrected", "undone"])
     input = serializers.JSONField(
         help_text="The input after the action (for an undo: the input removed)."
     )
-    user = serializers.IntegerField(source="user_id", allow_null=True)
+    user = INT(source="user_id", allow_null=True)
     username = serializers.CharField(source="user.get_username", allow_null=True)
     guest = serializers.CharField(
         source="guest.name",
@@ -288,43 +246,40 @@ class HandDetailSerializer(HandSerializer):
 
 
 class StandingSerializer(OutputSerializer):
-    player = serializers.IntegerField(required=False, help_text="Set unless partner play.")
-    team = serializers.IntegerField(required=False, help_text="Partner play: team index.")
-    players = serializers.ListField(child=serializers.IntegerField(), required=False)
-    score = serializers.IntegerField(
+    player = INT(required=False, help_text="Set unless partner play.")
+    team = INT(required=False, help_text="Partner play: team index.")
+    players = serializers.ListField(child=INT(), required=False)
+    score = INT(
         help_text="dirt: total points; screw-your-neighbour: hand wins; damn-you: chips "
         "held; dirty-uno: score; dirty-deals: points in the current rubber."
     )
-    rank = serializers.IntegerField(help_text="Equal scores share a rank.")
-    rubbers = serializers.IntegerField(required=False, help_text="dirty-deals: rubbers won.")
+    rank = INT(help_text="Equal scores share a rank.")
+    rubbers = INT(required=False, help_text="dirty-deals: rubbers won.")
     name = serializers.CharField(required=False)
     names = serializers.ListField(child=serializers.CharField(), required=False)
 
 
 class NextHandSerializer(OutputSerializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
+    number, dealer = INT(), INT()
     dirt_rank = serializers.CharField(required=False, help_text="dirt")
-    hands_left = serializers.IntegerField(required=False, help_text="dirt")
+    hands_left = INT(required=False, help_text="dirt")
     short = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="damn-you: players dealt one card fewer.",
+        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
     )
     deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards to deal.")
     ante = AnteDueSerializer(many=True, required=False, help_text="damn-you: the ante due.")
     opens = serializers.CharField(required=False, help_text="damn-you: who opens.")
     reminder = serializers.CharField(required=False, help_text="dirty-uno")
-    rubber = serializers.IntegerField(required=False, help_text="dirty-deals")
+    rubber = INT(required=False, help_text="dirty-deals")
     bowers = serializers.DictField(
-        child=serializers.CharField(), required=False, help_text="dirty-deals: trump suit -> bower."
+        child=serializers.CharField(), required=False, help_text="dirty-deals: suit -> bower."
     )
 
 
 class GameSummarySerializer(OutputSerializer):
     """A game without its hands. The fields that are not required are a game's own facts."""
 
-    id = serializers.IntegerField(source="game.pk")
+    id = INT(source="game.pk")
     ruleset = serializers.ChoiceField(choices=RULESET_SLUGS, source="game.ruleset")
     ruleset_name = serializers.CharField()
     variant = serializers.CharField(source="state.config.variant", allow_null=True)
@@ -333,11 +288,9 @@ class GameSummarySerializer(OutputSerializer):
     )
     players = SeatSerializer(many=True, source="seats", help_text="In seating order, clockwise.")
     teams = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        source="state.config.teams",
-        allow_null=True,
+        child=serializers.ListField(child=INT()), source="state.config.teams", allow_null=True
     )
-    first_dealer = serializers.IntegerField(source="state.config.first_dealer")
+    first_dealer = INT(source="state.config.first_dealer")
     status = serializers.ChoiceField(choices=GameStatus.values, source="state.status")
     ended_by = serializers.CharField(
         source="state.ended_by",
@@ -347,76 +300,39 @@ class GameSummarySerializer(OutputSerializer):
     closed = serializers.BooleanField(source="game.closed", help_text="Ended by hand.")
     standings = StandingSerializer(many=True, help_text="Best first.")
     winners = serializers.ListField(
-        child=serializers.IntegerField(),
-        source="state.winners",
-        help_text="Player ids; empty until finished.",
+        child=INT(), source="state.winners", help_text="Player ids; empty until finished."
     )
     next_hand = NextHandSerializer(
         source="state.next_hand", allow_null=True, help_text="null once finished."
     )
-    hand_count = serializers.IntegerField()
-    league = serializers.IntegerField(source="game.league_id", allow_null=True)
-    owner = serializers.IntegerField(
-        source="game.owner_id", help_text="Id of the account that created the game."
-    )
+    hand_count = INT()
+    league = INT(source="game.league_id", allow_null=True)
+    owner = INT(source="game.owner_id", help_text="Id of the account that created the game.")
     created_at = serializers.DateTimeField(source="game.created_at", default_timezone=UTC)
     finished_at = serializers.DateTimeField(
         source="game.finished_at", allow_null=True, default_timezone=UTC
     )
-    version = serializers.IntegerField(
-        source="game.version", help_text="Goes up with every change."
-    )
+    version = INT(source="game.version", help_text="Goes up with every change.")
     dirt_ranks = serializers.ListField(
-        child=serializers.CharField(),
-        source="state.extras.dirt_ranks",
-        required=False,
-        help_text="dirt: every hand's dirt rank.",
+        child=serializers.CharField(), required=False, help_text="dirt: every hand's dirt rank."
     )
-    decks = serializers.IntegerField(
-        source="state.extras.decks", required=False, help_text="dirt: decks in play."
-    )
-    target_wins = serializers.IntegerField(
-        source="state.extras.target_wins",
-        required=False,
-        help_text="screw-your-neighbour: hand wins that win the game (0: open-ended).",
-    )
-    pot = serializers.IntegerField(
-        source="state.extras.pot", required=False, help_text="damn-you: chips in the pot."
-    )
-    starting_chips = serializers.IntegerField(
-        source="state.extras.starting_chips", required=False, help_text="damn-you"
-    )
-    hands_total = serializers.IntegerField(
-        source="state.extras.hands_total",
-        required=False,
-        help_text="damn-you: hands in the game (one dealt by each player).",
-    )
+    decks = INT(required=False, help_text="dirt: decks in play.")
+    target_wins = INT(required=False, help_text="screw-your-neighbour: wins to win (0: no end).")
+    pot = INT(required=False, help_text="damn-you: chips in the pot.")
+    starting_chips = INT(required=False, help_text="damn-you")
+    hands_total = INT(required=False, help_text="damn-you: hands (one dealt by each player).")
     closing_ante = AntePaidSerializer(
         many=True,
-        source="state.extras.closing_ante",
         allow_null=True,
         default=left_out,
         help_text="damn-you: the ante that ended the game, if one did.",
     )
-    scoring = serializers.CharField(
-        source="state.extras.scoring", required=False, help_text="dirty-uno: standard or penalty."
-    )
-    wins_with = serializers.CharField(
-        source="state.extras.wins_with", required=False, help_text="dirty-uno: high or low."
-    )
-    target = serializers.IntegerField(
-        source="state.extras.target", required=False, help_text="dirty-uno: the score to pass."
-    )
-    rubber = serializers.IntegerField(
-        source="state.extras.rubber",
-        required=False,
-        help_text="dirty-deals: number of the current rubber.",
-    )
+    scoring = serializers.CharField(required=False, help_text="dirty-uno: standard or penalty.")
+    wins_with = serializers.CharField(required=False, help_text="dirty-uno: high or low.")
+    target = INT(required=False, help_text="dirty-uno: the score to pass.")
+    rubber = INT(required=False, help_text="dirty-deals: number of the current rubber.")
     rubbers = PlayerRubbersSerializer(
-        many=True,
-        source="state.extras.rubbers",
-        required=False,
-        help_text="dirty-deals: rubbers won by each player.",
+        many=True, required=False, help_text="dirty-deals: rubbers won by each player."
     )
 
     def facts(self, instance: Any) -> set[str]:
