@@ -39,19 +39,12 @@ def left_out() -> NoReturn:
 
 
 class OutputSerializer(serializers.Serializer):
-    # A serializer that makes answers (it reads no input). (No docstring: the schema
-    # would show it as the description of every answer made by a subclass.)
-    #
-    # DRF deep-copies a serializer's declared fields for each instance, so that one
-    # instance may change its own: it builds every field and nested serializer anew, for
-    # every answer, which costs more than the answer itself (a game has some hundred).
-    # Fields that only answer are never changed but by being bound to their serializer,
-    # so each instance gets its own shallow copy to bind.
-    #
-    # A serializer made for its objects (``Serializer(obj)``, or a list of them with
-    # ``many=True``) takes, of the fields that are not required, only those ``facts``
-    # says the objects have: the others would be looked for, and found missing, on each
-    # of hundreds of hands.
+    # Makes answers, reads no input. (No docstring: the schema would show it on every
+    # answer.) DRF deep-copies the declared fields for each instance, so that one may
+    # change its own: a game's hundred fields and nested serializers were built anew for
+    # every answer, which cost more than the answer. Answering never changes a field, so
+    # each instance binds shallow copies; and of the fields that are not required, only
+    # those its objects have (``facts``), not looked for on each of hundreds of hands.
 
     def facts(self, instance: Any) -> set[str] | None:
         """The optional fields that ``instance`` (an object, or a list of them) has;

@@ -81,11 +81,11 @@ class GameView:
     @property
     def standings(self) -> list[dict[str, JSON]]:
         """The engine's rows, with the names to show: a player's, or a team's players'."""
-        names = {s.player_id: s.player.name for s in self.seats}
+        names: dict[int | None, str] = {s.player_id: s.player.name for s in self.seats}
         return [
             row.as_dict() | {"names": [names.get(p, "") for p in row.players]}
             if row.team is not None
-            else row.as_dict() | {"name": names.get(row.player, "") if row.player else ""}
+            else row.as_dict() | {"name": names.get(row.player, "")}
             for row in self.state.standings
         ]
 

@@ -156,10 +156,11 @@ def hand_record(
     ``answer(outcome, revision)`` is what the caller answers for the hand (the API's hand
     object): it is made here so that, with an ``idempotency_key``, it is kept with the
     key in the same transaction. A key already used on this game records nothing and
-    gives back the first request's record (``replay``). With ``expected_number`` (the hand number
-    the table entered the hand as), a hand another phone recorded first is not doubled:
-    :class:`StaleHandError`. A ``guest`` (who joined by a score link) writes instead of
-    a ``user``, and the hand's history names them; so in the two functions below.
+    gives back the first request's record (``replay``). With ``expected_number`` (the
+    hand number the table entered the hand as), a hand another phone recorded first is
+    not doubled: :class:`StaleHandError`. A ``guest`` (who joined by a score link)
+    writes instead of a ``user``, and the hand's history names them; so in the two
+    functions below.
 
     Only the game row, its seats and its last hand are read: the engine continues from
     the last hand's stored outcome, whatever the game's length. ``before_write`` sees the
