@@ -107,36 +107,19 @@ class SeatSerializer(OutputSerializer):
     team = INT(allow_null=True, help_text="Team index in partner play.")
 
 
-class PlayerPointsSerializer(OutputSerializer):
-    player, points = INT(), INT()
+def shape(name: str, **fields: serializers.Field) -> type[OutputSerializer]:
+    """A small answer's serializer (its schema component is ``name``)."""
+    return type(f"{name}Serializer", (OutputSerializer,), fields)
 
 
-class PlayerScoreSerializer(OutputSerializer):
-    player, score = INT(), INT()
-
-
-class TeamPointsSerializer(OutputSerializer):
-    team, points = INT(), INT()
-
-
-class ChipsSerializer(OutputSerializer):
-    player, paid, received = INT(), INT(), INT()
-
-
-class AntePaidSerializer(OutputSerializer):
-    player, paid = INT(), INT()
-
-
-class AnteDueSerializer(OutputSerializer):
-    player, amount = INT(), INT()
-
-
-class DealtSerializer(OutputSerializer):
-    player, cards = INT(), INT(help_text="Cards dealt to the player.")
-
-
-class PlayerRubbersSerializer(OutputSerializer):
-    player, rubbers = INT(), INT()
+PlayerPointsSerializer = shape("PlayerPoints", player=INT(), points=INT())
+PlayerScoreSerializer = shape("PlayerScore", player=INT(), score=INT())
+TeamPointsSerializer = shape("TeamPoints", team=INT(), points=INT())
+ChipsSerializer = shape("Chips", player=INT(), paid=INT(), received=INT())
+AntePaidSerializer = shape("AntePaid", player=INT(), paid=INT())
+AnteDueSerializer = shape("AnteDue", player=INT(), amount=INT())
+DealtSerializer = shape("Dealt", player=INT(), cards=INT(help_text="Cards dealt to the player."))
+PlayerRubbersSerializer = shape("PlayerRubbers", player=INT(), rubbers=INT())
 
 
 class PlayerValuesField(serializers.ListField):
@@ -260,7 +243,8 @@ class StandingSerializer(OutputSerializer):
 
 
 class NextHandSerializer(OutputSerializer):
-    number, dealer = INT(), INT()
+    number = INT()
+    dealer = INT()
     dirt_rank = serializers.CharField(required=False, help_text="dirt")
     hands_left = INT(required=False, help_text="dirt")
     short = serializers.ListField(
