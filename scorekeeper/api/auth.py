@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.urls import path
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.authtoken.models import Token
@@ -23,16 +23,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.security import rate_limit
 
-TokenOutputSerializer = inline_serializer(
-    name="Token",
-    fields={
-        "token": serializers.CharField(),
-        "user": serializers.IntegerField(help_text="Id of the signed-in account."),
-        "username": serializers.CharField(),
-    },
-)
+
+class TokenSerializer(OutputSerializer):
+    token = serializers.CharField(source="key")
+    user = serializers.IntegerField(source="user_id", help_text="Id of the signed-in account.")
+    username = serializers.CharField(source="user.get_username")
 
 
 def signed_in_user(request: Request) -> User:
@@ -68,7 +66,7 @@ class TokenApi(APIView):
         ),
         request=AuthTokenSerializer,
         responses={
-            200: TokenOutputSerializer,
+            200: TokenSerializer,
             400: OpenApiResponse(description="Missing, wrong or inactive username or password."),
             429: OpenApiResponse(
                 description="Too many attempts from this address, or too many wrong "
@@ -84,7 +82,7 @@ class TokenApi(APIView):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key, "user": user.pk, "username": user.get_username()})
+        return Response(TokenSerializer(token).data)
 
     @extend_schema(
         operation_id="auth_token_destroy",

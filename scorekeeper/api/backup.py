@@ -16,7 +16,6 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     OpenApiTypes,
     extend_schema,
-    inline_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, ParseError
@@ -29,11 +28,13 @@ from rest_framework.views import APIView
 
 from games import RuleError
 from scorekeeper.api.auth import signed_in_user
+from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.services.backup import (
     CONTENT_TYPES,
     MAX_IMPORT_BYTES,
     ExportFailed,
+    ImportResult,
     export_file,
     export_filename,
     league_import,
@@ -94,19 +95,18 @@ class LeagueBackupParser(BaseParser):
         return data  # type: ignore[return-value]
 
 
-ImportOutputSerializer = inline_serializer(
-    name="LeagueImported",
-    fields={
-        "id": serializers.IntegerField(help_text="The new league's id."),
-        "name": serializers.CharField(),
-        "players": serializers.IntegerField(help_text="Players of the league."),
-        "players_reused": serializers.IntegerField(
-            help_text="Of those, players that already existed (your own player)."
-        ),
-        "games": serializers.IntegerField(),
-        "hands": serializers.IntegerField(),
-    },
-)
+class LeagueImportedSerializer(OutputSerializer):
+    id = serializers.IntegerField(source="league.pk", help_text="The new league's id.")
+    name = serializers.CharField(source="league.name")
+    players = serializers.SerializerMethodField(help_text="Players of the league.")
+    players_reused = serializers.IntegerField(
+        help_text="Of those, players that already existed (your own player)."
+    )
+    games = serializers.IntegerField()
+    hands = serializers.IntegerField()
+
+    def get_players(self, imported: ImportResult) -> int:
+        return imported.players_created + imported.players_reused
 
 
 class LeagueExportApi(APIView):
@@ -183,7 +183,7 @@ class LeagueImportApi(APIView):
         ),
         request=OpenApiTypes.OBJECT,
         responses={
-            201: ImportOutputSerializer,
+            201: LeagueImportedSerializer,
             400: OpenApiResponse(description="The file is not a valid league export."),
             413: OpenApiResponse(description="The file is larger than 20 MB."),
         },
@@ -198,18 +198,8 @@ class LeagueImportApi(APIView):
         if size > MAX_IMPORT_BYTES:
             # Refused before reading a byte of it.
             raise BackupTooLarge(size)
-        result = league_import(request.data, owner=user, trusted=user.is_superuser)
-        return Response(
-            {
-                "id": result.league.pk,
-                "name": result.league.name,
-                "players": result.players_created + result.players_reused,
-                "players_reused": result.players_reused,
-                "games": result.games,
-                "hands": result.hands,
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        imported = league_import(request.data, owner=user, trusted=user.is_superuser)
+        return Response(LeagueImportedSerializer(imported).data, status=status.HTTP_201_CREATED)
 
 
 urlpatterns = [

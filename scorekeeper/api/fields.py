@@ -1,10 +1,13 @@
-"""Serializer fields the API's inputs share."""
+"""Serializer fields the API's inputs and outputs share, and the base of its output
+serializers."""
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, NoReturn
 
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games.base import whole_number
 from scorekeeper.validation import MAX_ID
@@ -27,3 +30,31 @@ class IdField(serializers.IntegerField):
         if isinstance(data, str) and whole_number(data) is None:
             self.fail("invalid")
         return int(super().to_internal_value(data))
+
+
+def left_out() -> NoReturn:
+    """``default=left_out``: an output field that may be null is left out of the answer
+    when the object has no such key at all (DRF answers null for a nullable field then)."""
+    raise SkipField()
+
+
+class OutputSerializer(serializers.Serializer):
+    # Makes answers, reads no input. (No docstring: the schema would show it on every
+    # answer.) DRF deep-copies the declared fields for each instance, so that one may
+    # change its own: a game's hundred fields and nested serializers were built anew for
+    # every answer, which cost more than the answer. Answering never changes a field, so
+    # each instance binds shallow copies; and of the fields that are not required, only
+    # those its objects have (``facts``), not looked for on each of hundreds of hands.
+
+    def facts(self, instance: Any) -> set[str] | None:
+        """The optional fields that ``instance`` (an object, or a list of them) has;
+        None to look for each of them on every object."""
+        return None
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        facts = None if self.instance is None else self.facts(self.instance)
+        return {
+            name: copy.copy(field)
+            for name, field in self._declared_fields.items()
+            if facts is None or field.required or name in facts
+        }

@@ -1,9 +1,16 @@
-"""The OpenAPI contract of the game endpoints: serializers that document the responses
-(the payloads are built by :mod:`scorekeeper.api.game_payloads`), the hand input of
-every game with its examples, the errors each endpoint may answer, and the
-``Idempotency-Key`` header."""
+"""The JSON of the game endpoints: the output serializers that make every response (a
+game, its hands, one hand with its history) from the engine's state — the same classes
+the OpenAPI schema documents, so the schema is the answer — and the hand input of every
+game with its examples, the errors each endpoint may answer, and the ``Idempotency-Key``
+header."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from functools import cached_property
+from typing import Any
 
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -12,8 +19,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from games import RULESETS
-from scorekeeper.models import GameStatus
+from games import RULESETS, GameState, HandOutcome
+from games.errors import JSON
+from scorekeeper.api.fields import OutputSerializer, left_out
+from scorekeeper.models import Game, GameStatus, HandRevision, Seat
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
 RULESET_SLUGS = list(RULESETS)
@@ -26,82 +35,191 @@ IDEMPOTENCY_KEY_SCHEMA = {
 }
 
 
-class SeatSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="Player id.")
-    name = serializers.CharField()
-    seat = serializers.IntegerField(help_text="Seat from 0, clockwise.")
-    team = serializers.IntegerField(allow_null=True, help_text="Team index in partner play.")
+# -- what the responses are made of -----------------------------------------------------
 
 
-class PlayerPointsSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    points = serializers.IntegerField()
+class HandView:
+    """A hand as the API shows it: the engine's outcome (its attributes, and its game's
+    own facts, are the view's), the stored revision (1 until the hand is corrected) and,
+    for one hand on its own, every input it has had."""
+
+    def __init__(
+        self, outcome: HandOutcome, revision: int = 1, history: Sequence[HandRevision] = ()
+    ) -> None:
+        self.__dict__.update(vars(outcome), **outcome.extras)
+        self.outcome, self.revision, self.history = outcome, revision, history
 
 
-class PlayerScoreSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    score = serializers.IntegerField()
+@dataclass(frozen=True)
+class GameView:
+    """A game as the API shows it: the stored row (seats with their players prefetched,
+    and its hands for :attr:`hands`), the engine's state of it (whose game's own facts
+    read as the view's attributes), and whether the viewer may change it."""
+
+    game: Game
+    state: GameState
+    can_change: bool = False
+
+    def __getattr__(self, name: str) -> JSON:
+        try:
+            return self.state.extras[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return sorted(self.game.seats.all(), key=lambda s: s.position)
+
+    @property
+    def ruleset_name(self) -> str:
+        return RULESETS[self.game.ruleset].name
+
+    @property
+    def hand_count(self) -> int:
+        return len(self.state.hands)
+
+    @property
+    def standings(self) -> list[dict[str, JSON]]:
+        """The engine's rows, with the names to show: a player's, or a team's players'."""
+        names: dict[int | None, str] = {s.player_id: s.player.name for s in self.seats}
+        return [
+            row.as_dict() | {"names": [names.get(p, "") for p in row.players]}
+            if row.team is not None
+            else row.as_dict() | {"name": names.get(row.player, "")}
+            for row in self.state.standings
+        ]
+
+    @property
+    def hands(self) -> list[HandView]:
+        revisions = {h.number: h.revision for h in self.game.hands.all()}
+        return [HandView(o, revisions.get(o.number, 1)) for o in self.state.hands]
 
 
-class TeamPointsSerializer(serializers.Serializer):
-    team = serializers.IntegerField()
-    points = serializers.IntegerField()
+# -- output serializers (a field that is not required is a game's own fact) ---------------
+
+INT = serializers.IntegerField
 
 
-class ChipsSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    paid = serializers.IntegerField()
-    received = serializers.IntegerField()
+class SeatSerializer(OutputSerializer):
+    id = INT(source="player_id", help_text="Player id.")
+    name = serializers.CharField(source="player.name")
+    seat = INT(source="position", help_text="Seat from 0, clockwise.")
+    team = INT(allow_null=True, help_text="Team index in partner play.")
 
 
-class HandSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField(help_text="Player id of the dealer.")
-    winner = serializers.IntegerField(
+def shape(name: str, **fields: serializers.Field) -> type[OutputSerializer]:
+    """A small answer's serializer (its schema component is ``name``)."""
+    return type(f"{name}Serializer", (OutputSerializer,), fields)
+
+
+PlayerPointsSerializer = shape("PlayerPoints", player=INT(), points=INT())
+PlayerScoreSerializer = shape("PlayerScore", player=INT(), score=INT())
+TeamPointsSerializer = shape("TeamPoints", team=INT(), points=INT())
+ChipsSerializer = shape("Chips", player=INT(), paid=INT(), received=INT())
+AntePaidSerializer = shape("AntePaid", player=INT(), paid=INT())
+AnteDueSerializer = shape("AnteDue", player=INT(), amount=INT())
+DealtSerializer = shape("Dealt", player=INT(), cards=INT(help_text="Cards dealt to the player."))
+PlayerRubbersSerializer = shape("PlayerRubbers", player=INT(), rubbers=INT())
+
+
+class PlayerValuesField(serializers.ListField):
+    """The engine's ``{player id: number}`` of a hand as ``[{"player": id, KEY: number}]``,
+    in seat order (a game's every hand has two: read directly, not one object at a time)."""
+
+    def __init__(self, key: str, **kwargs: Any) -> None:
+        self.key = key
+        super().__init__(**kwargs)
+
+    def to_representation(self, data: Any) -> list[dict[str, int]]:
+        return [{"player": player, self.key: value} for player, value in data.items()]
+
+
+class TeamPointsField(serializers.ListField):
+    """The engine's team points of a hand (by team index) as ``[{"team", "points"}]``."""
+
+    child = TeamPointsSerializer()
+
+    def to_representation(self, data: Any) -> list[dict[str, int]]:
+        return [{"team": team, "points": points} for team, points in enumerate(data)]
+
+
+class HandSerializer(OutputSerializer):
+    """A hand. The fields that are not required are a game's own facts: a hand has them
+    when its game does."""
+
+    number = INT()
+    dealer = INT(help_text="Player id of the dealer.")
+    winner = INT(
         allow_null=True,
         help_text="Who went out (claimed, in dirty-deals); null only when a damn-you "
         "game ended in mid-hand.",
     )
-    points = PlayerPointsSerializer(
-        many=True, help_text="What the hand changed in each player's score."
+    points = PlayerValuesField(
+        "points",
+        child=PlayerPointsSerializer(),
+        help_text="What the hand changed in each player's score.",
     )
-    totals = PlayerScoreSerializer(many=True, help_text="Each player's score after the hand.")
-    team_points = TeamPointsSerializer(
-        many=True, required=False, help_text="Partner play: each team's hand score."
+    totals = PlayerValuesField(
+        "score", child=PlayerScoreSerializer(), help_text="Each player's score after the hand."
     )
-    input = serializers.JSONField(help_text="The hand as stored (normalised input).")
-    revision = serializers.IntegerField(help_text="1, plus one for each correction.")
+    team_points = TeamPointsField(required=False, help_text="Partner play: each team's hand score.")
     dirt_rank = serializers.CharField(required=False, help_text="dirt: this hand's dirt rank.")
     chips = ChipsSerializer(many=True, required=False, help_text="damn-you: chip movements.")
+    ante = AntePaidSerializer(many=True, required=False, help_text="damn-you: the ante paid.")
     short = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="damn-you: players dealt one card fewer.",
+        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
     )
-    pot = serializers.IntegerField(required=False, help_text="damn-you: chips left in the pot.")
-    rubber = serializers.IntegerField(required=False, help_text="dirty-deals: rubber number.")
-    rubber_won_by = serializers.IntegerField(
-        required=False, allow_null=True, help_text="dirty-deals: who won the rubber with this hand."
+    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards dealt.")
+    pot = INT(required=False, help_text="damn-you: chips left in the pot.")
+    early_end = serializers.BooleanField(
+        required=False, help_text="damn-you: the game ended in this hand (one holds every chip)."
     )
     resets = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=INT(),
         required=False,
         help_text="dirty-uno: players whose score hit exactly 500 and went back to 0.",
     )
+    rubber = INT(required=False, help_text="dirty-deals: rubber number.")
+    rubber_won_by = INT(
+        required=False, allow_null=True, help_text="dirty-deals: who won the rubber with this hand."
+    )
+    suit = serializers.CharField(required=False, help_text="dirty-deals: the trump suit.")
+    bower = serializers.CharField(required=False, help_text="dirty-deals: the bower.")
+    claim_points = INT(required=False, help_text="dirty-deals: what the claim scored.")
+    input = serializers.DictField(help_text="The hand as stored (normalised input).")
+    revision = INT(help_text="1, plus one for each correction.")
+
+    def facts(self, instance: Any) -> set[str]:
+        hands = instance if isinstance(instance, Sequence) else [instance]
+        facts = {key for hand in hands for key in hand.outcome.extras}
+        if any(hand.outcome.team_points is not None for hand in hands):
+            facts.add("team_points")  # (null outside partner play: left out)
+        return facts
 
 
-class HandRevisionSerializer(serializers.Serializer):
-    revision = serializers.IntegerField()
+class HandsField(serializers.ListField):
+    """A game's hands, each as :class:`HandSerializer` makes it."""
+
+    child = HandSerializer()
+
+    def to_representation(self, data: Any) -> Any:
+        return HandSerializer(data, many=True).data
+
+
+class HandRevisionSerializer(OutputSerializer):
+    revision = INT()
     action = serializers.ChoiceField(choices=["recorded", "corrected", "undone"])
     input = serializers.JSONField(
         help_text="The input after the action (for an undo: the input removed)."
     )
-    user = serializers.IntegerField(allow_null=True)
-    username = serializers.CharField(allow_null=True)
+    user = INT(source="user_id", allow_null=True)
+    username = serializers.CharField(source="user.get_username", allow_null=True)
     guest = serializers.CharField(
-        allow_null=True, help_text="The name a guest gave, when one joined by a score link."
+        source="guest.name",
+        allow_null=True,
+        help_text="The name a guest gave, when one joined by a score link.",
     )
-    at = serializers.DateTimeField()
+    at = serializers.DateTimeField(source="created_at", default_timezone=UTC)
 
 
 class HandDetailSerializer(HandSerializer):
@@ -110,70 +228,107 @@ class HandDetailSerializer(HandSerializer):
     )
 
 
-class StandingSerializer(serializers.Serializer):
-    player = serializers.IntegerField(required=False, help_text="Set unless partner play.")
-    name = serializers.CharField(required=False)
-    team = serializers.IntegerField(required=False, help_text="Partner play: team index.")
-    players = serializers.ListField(child=serializers.IntegerField(), required=False)
-    names = serializers.ListField(child=serializers.CharField(), required=False)
-    score = serializers.IntegerField(
+class StandingSerializer(OutputSerializer):
+    player = INT(required=False, help_text="Set unless partner play.")
+    team = INT(required=False, help_text="Partner play: team index.")
+    players = serializers.ListField(child=INT(), required=False)
+    score = INT(
         help_text="dirt: total points; screw-your-neighbour: hand wins; damn-you: chips "
         "held; dirty-uno: score; dirty-deals: points in the current rubber."
     )
-    rank = serializers.IntegerField(help_text="Equal scores share a rank.")
-    rubbers = serializers.IntegerField(required=False, help_text="dirty-deals: rubbers won.")
+    rank = INT(help_text="Equal scores share a rank.")
+    rubbers = INT(required=False, help_text="dirty-deals: rubbers won.")
+    name = serializers.CharField(required=False)
+    names = serializers.ListField(child=serializers.CharField(), required=False)
 
 
-class NextHandSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
+class NextHandSerializer(OutputSerializer):
+    number = INT()
+    dealer = INT()
     dirt_rank = serializers.CharField(required=False, help_text="dirt")
-    hands_left = serializers.IntegerField(required=False, help_text="dirt")
+    hands_left = INT(required=False, help_text="dirt")
     short = serializers.ListField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="damn-you: players dealt one card fewer.",
+        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
     )
-    rubber = serializers.IntegerField(required=False, help_text="dirty-deals")
+    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards to deal.")
+    ante = AnteDueSerializer(many=True, required=False, help_text="damn-you: the ante due.")
+    opens = serializers.CharField(required=False, help_text="damn-you: who opens.")
     reminder = serializers.CharField(required=False, help_text="dirty-uno")
+    rubber = INT(required=False, help_text="dirty-deals")
+    bowers = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="dirty-deals: suit -> bower."
+    )
 
 
-class GameSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ruleset = serializers.ChoiceField(choices=RULESET_SLUGS)
+class GameSummarySerializer(OutputSerializer):
+    """A game without its hands. The fields that are not required are a game's own facts."""
+
+    id = INT(source="game.pk")
+    ruleset = serializers.ChoiceField(choices=RULESET_SLUGS, source="game.ruleset")
     ruleset_name = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
-    options = serializers.DictField(help_text="The effective options, defaults filled in.")
-    players = SeatSerializer(many=True, help_text="In seating order, clockwise.")
+    variant = serializers.CharField(source="state.config.variant", allow_null=True)
+    options = serializers.DictField(
+        source="state.config.options", help_text="The effective options, defaults filled in."
+    )
+    players = SeatSerializer(many=True, source="seats", help_text="In seating order, clockwise.")
     teams = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()), allow_null=True
+        child=serializers.ListField(child=INT()), source="state.config.teams", allow_null=True
     )
-    first_dealer = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=GameStatus.values)
+    first_dealer = INT(source="state.config.first_dealer")
+    status = serializers.ChoiceField(choices=GameStatus.values, source="state.status")
     ended_by = serializers.CharField(
+        source="state.ended_by",
         help_text='"" while in progress; else how it ended '
-        "(hands, target, score, match, early, closed)."
+        "(hands, target, score, match, early, closed).",
     )
-    closed = serializers.BooleanField(help_text="Ended by hand.")
+    closed = serializers.BooleanField(source="game.closed", help_text="Ended by hand.")
     standings = StandingSerializer(many=True, help_text="Best first.")
     winners = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Player ids; empty until finished."
+        child=INT(), source="state.winners", help_text="Player ids; empty until finished."
     )
-    next_hand = NextHandSerializer(allow_null=True, help_text="null once finished.")
-    hand_count = serializers.IntegerField()
-    league = serializers.IntegerField(allow_null=True)
-    owner = serializers.IntegerField(help_text="Id of the account that created the game.")
-    created_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    version = serializers.IntegerField(help_text="Goes up with every change.")
-    pot = serializers.IntegerField(required=False, help_text="damn-you: chips in the pot.")
-    rubber = serializers.IntegerField(
-        required=False, help_text="dirty-deals: number of the current rubber."
+    next_hand = NextHandSerializer(
+        source="state.next_hand", allow_null=True, help_text="null once finished."
     )
+    hand_count = INT()
+    league = INT(source="game.league_id", allow_null=True)
+    owner = INT(source="game.owner_id", help_text="Id of the account that created the game.")
+    created_at = serializers.DateTimeField(source="game.created_at", default_timezone=UTC)
+    finished_at = serializers.DateTimeField(
+        source="game.finished_at", allow_null=True, default_timezone=UTC
+    )
+    version = INT(source="game.version", help_text="Goes up with every change.")
+    dirt_ranks = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="dirt: every hand's dirt rank."
+    )
+    decks = INT(required=False, help_text="dirt: decks in play.")
+    target_wins = INT(required=False, help_text="screw-your-neighbour: wins to win (0: no end).")
+    pot = INT(required=False, help_text="damn-you: chips in the pot.")
+    starting_chips = INT(required=False, help_text="damn-you")
+    hands_total = INT(required=False, help_text="damn-you: hands (one dealt by each player).")
+    closing_ante = AntePaidSerializer(
+        many=True,
+        allow_null=True,
+        default=left_out,
+        help_text="damn-you: the ante that ended the game, if one did.",
+    )
+    scoring = serializers.CharField(required=False, help_text="dirty-uno: standard or penalty.")
+    wins_with = serializers.CharField(required=False, help_text="dirty-uno: high or low.")
+    target = INT(required=False, help_text="dirty-uno: the score to pass.")
+    rubber = INT(required=False, help_text="dirty-deals: number of the current rubber.")
+    rubbers = PlayerRubbersSerializer(
+        many=True, required=False, help_text="dirty-deals: rubbers won by each player."
+    )
+
+    def facts(self, instance: Any) -> set[str]:
+        games = instance if isinstance(instance, Sequence) else [instance]
+        return {key for game in games for key in game.state.extras}
 
 
 class GameSerializer(GameSummarySerializer):
-    hands = HandSerializer(many=True)
+    """A game's score sheet: the game and every hand. The fields that are not required
+    are a game's own facts."""
+
+    hands = HandsField()
     can_change = serializers.BooleanField(help_text="Whether you may change this game.")
 
 

@@ -3,13 +3,13 @@
 Views are thin: they check what the caller may see (a game you cannot see is a 404),
 check the shape of the request, and call the same services as the pages; the rules of
 the games are checked by the engine (``RuleError`` -> ``400 {field: [message]}``).
-The serializers of :mod:`scorekeeper.api.game_serializers` only document the responses
-for the OpenAPI schema; the payloads are built from the engine's state by
-:mod:`scorekeeper.api.game_payloads`.
+Every response is made by a serializer of :mod:`scorekeeper.api.game_serializers`, the
+same the OpenAPI schema documents.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -29,9 +29,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import HandOutcome
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import IdField
-from scorekeeper.api.game_payloads import game_payload, game_summary_payload, revision_payload
 from scorekeeper.api.game_serializers import (
     CHANGE_ERRORS,
     ERRORS,
@@ -42,12 +42,20 @@ from scorekeeper.api.game_serializers import (
     RULESET_SLUGS,
     GameSerializer,
     GameSummarySerializer,
+    GameView,
     HandDetailSerializer,
     HandSerializer,
+    HandView,
 )
-from scorekeeper.models import Game, GameStatus, Hand, HandRevision
+from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
-from scorekeeper.selectors.games import game_state, game_with_related, games_visible_to, hand_of
+from scorekeeper.selectors.games import (
+    game_state,
+    game_with_related,
+    games_visible_to,
+    hand_history,
+    hand_of,
+)
 from scorekeeper.services.games import (
     MAX_HANDS,
     game_close,
@@ -56,7 +64,6 @@ from scorekeeper.services.games import (
     game_reopen,
     hand_record,
     hand_replace,
-    hand_response,
     hand_undo,
 )
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, is_idempotency_key
@@ -77,14 +84,18 @@ def _visible_game(request: Request, game_id: int, *, rows: bool = True) -> Game:
     return _access(request, game_id, rows=rows).game
 
 
-def _fresh(game: Game) -> Game:
-    return game_with_related(Game.objects.filter(pk=game.pk)).get()
+def _game_data(game: Game, access: GameAccess) -> Any:
+    return GameSerializer(GameView(game, game_state(game), access.may_change)).data
 
 
-def _game_response(access: GameAccess, *, status_code: int = 200) -> Response:
-    game = _fresh(access.game)
-    payload = game_payload(game, game_state(game), can_change=access.may_change)
-    return Response(payload, status=status_code)
+def _fresh_game_response(access: GameAccess, *, status_code: int = 200) -> Response:
+    """The game as it is now (after a write: read again)."""
+    game = game_with_related(Game.objects.filter(pk=access.game.pk)).get()
+    return Response(_game_data(game, access), status=status_code)
+
+
+def _hand_data(outcome: HandOutcome, revision: int) -> Mapping[str, Any]:
+    return HandSerializer(HandView(outcome, revision)).data
 
 
 def _hand_body(request: Request) -> Any:
@@ -174,9 +185,8 @@ class GamesApi(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(game_with_related(games), request, view=self)
         assert page is not None
-        return paginator.get_paginated_response(
-            [game_summary_payload(g, game_state(g)) for g in page]
-        )
+        views = [GameView(g, game_state(g)) for g in page]
+        return paginator.get_paginated_response(GameSummarySerializer(views, many=True).data)
 
     @extend_schema(
         operation_id="games_create",
@@ -205,7 +215,7 @@ class GamesApi(APIView):
         owner = signed_in_user(request)
         game = game_create(owner=owner, **data.validated_data)
         access = GameAccess(game, Role.OWNER, owner)
-        response = _game_response(access, status_code=status.HTTP_201_CREATED)
+        response = _fresh_game_response(access, status_code=status.HTTP_201_CREATED)
         response["Location"] = reverse("api-game-detail", args=[game.pk])
         return response
 
@@ -238,8 +248,7 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         access = _access(request, game_id)
-        payload = game_payload(access.game, game_state(access.game), can_change=access.may_change)
-        return Response(payload)
+        return Response(_game_data(access.game, access))
 
     @extend_schema(
         operation_id="games_destroy",
@@ -263,7 +272,7 @@ class GameHandsApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id)
-        return Response(game_payload(game, game_state(game), can_change=False)["hands"])
+        return Response(HandSerializer(GameView(game, game_state(game)).hands, many=True).data)
 
     @extend_schema(
         operation_id="games_hands_create",
@@ -316,11 +325,14 @@ class GameHandsApi(APIView):
             user=signed_in_user(request),
             hand_input=_hand_body(request),
             idempotency_key=key,
+            answer=_hand_data,
         )
-        response = Response(written.response, status=written.status_code)
-        if written.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        if written.replay is not None:
+            # The first answer, as it was kept.
+            replay = written.replay
+            headers = {"Idempotent-Replayed": "true"}
+            return Response(replay.response, status=replay.status_code, headers=headers)
+        return Response(written.answer, status=status.HTTP_201_CREATED)
 
 
 class GameHandApi(APIView):
@@ -336,12 +348,8 @@ class GameHandApi(APIView):
         if hand is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
         outcome = game_state(game).hands[number - 1]
-        data = hand_response(outcome, revision=hand.revision)
-        history = HandRevision.objects.filter(game=game, number=number).select_related(
-            "user", "guest"
-        )
-        data["history"] = [revision_payload(r) for r in history.order_by("created_at", "id")]
-        return Response(data)
+        view = HandView(outcome, hand.revision, hand_history(game, number))
+        return Response(HandDetailSerializer(view).data)
 
     @extend_schema(
         operation_id="games_hands_update",
@@ -367,7 +375,9 @@ class GameHandApi(APIView):
             user=signed_in_user(request),
             hand_input=_hand_body(request),
         )
-        return Response(written.response, status=status.HTTP_200_OK)
+        assert written.outcome is not None
+        assert written.hand is not None
+        return Response(_hand_data(written.outcome, written.hand.revision))
 
     @extend_schema(
         operation_id="games_hands_destroy",
@@ -408,7 +418,7 @@ class GameCloseApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         access = _access(request, game_id)
         game_close(game=access.game, user=signed_in_user(request))
-        return _game_response(access)
+        return _fresh_game_response(access)
 
 
 class GameReopenApi(APIView):
@@ -427,7 +437,7 @@ class GameReopenApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         access = _access(request, game_id)
         game_reopen(game=access.game, user=signed_in_user(request))
-        return _game_response(access)
+        return _fresh_game_response(access)
 
 
 urlpatterns = [

@@ -8,9 +8,7 @@ see a 403, as everywhere in the API.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.urls import path, reverse
+from django.urls import path
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -19,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper.api.auth import signed_in_user
-from scorekeeper.models import Game, Invite, InviteRole
+from scorekeeper.api.fields import OutputSerializer
+from scorekeeper.models import Game, InviteRole
 from scorekeeper.selectors.access import find_game_access
 from scorekeeper.selectors.invites import live_invites
 from scorekeeper.services.invites import invite_create, invite_revoke
@@ -28,13 +27,21 @@ from scorekeeper.validation import MAX_ID
 ROLE_ERROR = "'{input}' is not a role (choose score or watch)"
 
 
-class InviteSerializer(serializers.Serializer):
+class InviteSerializer(OutputSerializer):
+    """An invite, made with the request in its context (its links are absolute)."""
+
     id = serializers.IntegerField()
     role = serializers.ChoiceField(choices=InviteRole.values)
-    url = serializers.URLField(
-        help_text="The absolute join link, `/join/<token>/`: whoever opens it joins the game."
+    url = serializers.HyperlinkedIdentityField(
+        view_name="join",
+        lookup_field="token",
+        help_text="The absolute join link, `/join/<token>/`: whoever opens it joins the game.",
     )
-    qr_svg = serializers.URLField(help_text="The join link as an SVG QR code (image/svg+xml).")
+    qr_svg = serializers.HyperlinkedIdentityField(
+        view_name="join_qr",
+        lookup_field="token",
+        help_text="The join link as an SVG QR code (image/svg+xml).",
+    )
 
 
 class InviteInputSerializer(serializers.Serializer):
@@ -43,15 +50,6 @@ class InviteInputSerializer(serializers.Serializer):
         help_text="`score`: record, correct and undo hands; `watch`: follow the sheet.",
         error_messages={"invalid_choice": ROLE_ERROR},
     )
-
-
-def invite_payload(request: Request, invite: Invite) -> dict[str, Any]:
-    return {
-        "id": invite.pk,
-        "role": invite.role,
-        "url": request.build_absolute_uri(reverse("join", args=[invite.token])),
-        "qr_svg": request.build_absolute_uri(reverse("join_qr", args=[invite.token])),
-    }
 
 
 def _shareable_game(request: Request, game_id: int) -> Game:
@@ -86,7 +84,8 @@ class GameInvitesApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = _shareable_game(request, game_id)
-        return Response([invite_payload(request, i) for i in live_invites(game)])
+        invites = InviteSerializer(live_invites(game), many=True, context={"request": request})
+        return Response(invites.data)
 
     @extend_schema(
         operation_id="games_invites_create",
@@ -110,12 +109,13 @@ class GameInvitesApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         game = _shareable_game(request, game_id)
-        data = InviteInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        sent = InviteInputSerializer(data=request.data)
+        sent.is_valid(raise_exception=True)
         invite = invite_create(
-            game=game, user=signed_in_user(request), role=data.validated_data["role"]
+            game=game, user=signed_in_user(request), role=sent.validated_data["role"]
         )
-        return Response(invite_payload(request, invite), status=status.HTTP_201_CREATED)
+        answer = InviteSerializer(invite, context={"request": request})
+        return Response(answer.data, status=status.HTTP_201_CREATED)
 
 
 class GameInviteApi(APIView):

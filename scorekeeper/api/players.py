@@ -10,7 +10,13 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.urls import path
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    OpenApiTypes,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.exceptions import PermissionDenied as ApiPermissionDenied
@@ -20,10 +26,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scorekeeper.api.auth import signed_in_user
-from scorekeeper.api.fields import IdField
+from scorekeeper.api.fields import IdField, OutputSerializer
 from scorekeeper.models import PLAYER_COLOURS, Player
 from scorekeeper.selectors.games import player_visible_to, players_usable_by
 from scorekeeper.services.player_admin import (
+    Merged,
     NoSuchPlayer,
     NotManageable,
     colour_of,
@@ -33,29 +40,24 @@ from scorekeeper.services.player_admin import (
 from scorekeeper.services.players import MAX_NAME, player_create
 
 
-class PlayerOutputSerializer(serializers.Serializer):
+class PlayerOutputSerializer(OutputSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    colour = serializers.IntegerField(
-        min_value=1,
-        max_value=PLAYER_COLOURS,
+    colour = serializers.SerializerMethodField(
         help_text=f"The player's marker colour: a slot of the palette, 1 to {PLAYER_COLOURS} "
-        "(chosen, or picked from the id when `colour_chosen` is false).",
+        "(chosen, or picked from the id when `colour_chosen` is false)."
     )
-    colour_chosen = serializers.BooleanField(help_text="Whether the colour was chosen.")
+    colour_chosen = serializers.SerializerMethodField(help_text="Whether the colour was chosen.")
     hidden = serializers.BooleanField(
         help_text="Left out of the pickers and of this list (unless asked for)."
     )
 
+    @extend_schema_field(serializers.IntegerField(min_value=1, max_value=PLAYER_COLOURS))
+    def get_colour(self, player: Player) -> int:
+        return colour_of(player)
 
-def player_payload(player: Player) -> dict[str, object]:
-    return {
-        "id": player.pk,
-        "name": player.name,
-        "colour": colour_of(player),
-        "colour_chosen": player.colour is not None,
-        "hidden": player.hidden,
-    }
+    def get_colour_chosen(self, player: Player) -> bool:
+        return player.colour is not None
 
 
 def players_matching(players: QuerySet[Player], q: str) -> QuerySet[Player]:
@@ -109,7 +111,7 @@ class PlayersApi(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(players, request, view=self)
         assert page is not None
-        return paginator.get_paginated_response([player_payload(p) for p in page])
+        return paginator.get_paginated_response(PlayerOutputSerializer(page, many=True).data)
 
     @extend_schema(
         operation_id="players_create",
@@ -122,7 +124,7 @@ class PlayersApi(APIView):
         data = self.PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = player_create(name=data.validated_data["name"], created_by=signed_in_user(request))
-        return Response(player_payload(player), status=status.HTTP_201_CREATED)
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailApi(APIView):
@@ -138,7 +140,7 @@ class PlayerDetailApi(APIView):
         player = player_visible_to(request.user, player_id)
         if player is None:
             raise NotFound("No such player.")
-        return Response(player_payload(player))
+        return Response(PlayerOutputSerializer(player).data)
 
     class PlayerUpdateSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=MAX_NAME, required=False)
@@ -183,21 +185,26 @@ class PlayerDetailApi(APIView):
             raise NotFound("No such player.") from None
         except NotManageable as exc:
             raise ApiPermissionDenied(str(exc)) from None
-        return Response(player_payload(player))
+        return Response(PlayerOutputSerializer(player).data)
 
 
 class PlayerMergeApi(APIView):
     class MergeInputSerializer(serializers.Serializer):
         into = IdField(help_text="The player who stays: the other's games become theirs.")
 
-    class MergeOutputSerializer(serializers.Serializer):
-        player = PlayerOutputSerializer(help_text="The player who stayed.")
-        merged = serializers.IntegerField(help_text="The id of the player merged (now gone).")
-        merged_name = serializers.CharField()
+    class MergeOutputSerializer(OutputSerializer):
+        player = PlayerOutputSerializer(source="into", help_text="The player who stayed.")
+        merged = serializers.IntegerField(
+            source="merge.from_player_id", help_text="The id of the player merged (now gone)."
+        )
+        merged_name = serializers.CharField(source="merge.from_name")
         games = serializers.IntegerField(help_text="Games moved over.")
-        ratings_updating = serializers.BooleanField(
+        ratings_updating = serializers.SerializerMethodField(
             help_text="Some league ratings are being recomputed in the background."
         )
+
+        def get_ratings_updating(self, merged: Merged) -> bool:
+            return merged.deferred > 0
 
     @extend_schema(
         operation_id="players_merge",
@@ -225,13 +232,7 @@ class PlayerMergeApi(APIView):
             raise NotFound("No such player.") from None
         except NotManageable as exc:
             raise ApiPermissionDenied(str(exc)) from None
-        return Response({
-            "player": player_payload(merged.into),
-            "merged": merged.merge.from_player_id,
-            "merged_name": merged.merge.from_name,
-            "games": merged.games,
-            "ratings_updating": merged.deferred > 0,
-        })  # fmt: skip
+        return Response(self.MergeOutputSerializer(merged).data)
 
 
 urlpatterns = [

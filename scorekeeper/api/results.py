@@ -10,7 +10,7 @@ may only see a 403, as everywhere in the API. A game still in progress is a 409.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from django.urls import path, reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -20,29 +20,53 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import find_game_access
 from scorekeeper.selectors.games import game_state
-from scorekeeper.services.results import build_result, result_publish, result_unpublish
+from scorekeeper.services.results import (
+    Result,
+    build_result,
+    result_publish,
+    result_unpublish,
+)
 
 
-class ResultLineSerializer(serializers.Serializer):
+@dataclass(frozen=True)
+class SharedResult:
+    """A finished game's result, and the absolute links to share it (the public ones
+    None while it is not published)."""
+
+    result: Result
+    image_url: str
+    public_url: str | None
+    public_image_url: str | None
+
+
+class ResultLineSerializer(OutputSerializer):
     place = serializers.IntegerField(help_text="Equal results share a place.")
-    name = serializers.CharField(help_text="The player, or the team's players joined by ` & `.")
+    name = serializers.CharField(
+        source="label", help_text="The player, or the team's players joined by ` & `."
+    )
     score = serializers.CharField(help_text="The final score in the game's unit, e.g. `12 chips`.")
     won = serializers.BooleanField()
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(OutputSerializer):
     text = serializers.CharField(
+        source="result.text",
         help_text="The result as a message: a heading (game · date · hands), one line per "
-        "place (🏆 for the winners), and a signature; lines end with `\\n`."
+        "place (🏆 for the winners), and a signature; lines end with `\\n`.",
     )
-    title = serializers.CharField(help_text="The game's name, with its variant.")
-    date = serializers.DateField(help_text="The day the game finished (server's time zone).")
-    hands = serializers.IntegerField()
-    lines = ResultLineSerializer(many=True)
+    title = serializers.CharField(
+        source="result.title", help_text="The game's name, with its variant."
+    )
+    date = serializers.DateField(
+        source="result.day", help_text="The day the game finished (server's time zone)."
+    )
+    hands = serializers.IntegerField(source="result.hands")
+    lines = ResultLineSerializer(many=True, source="result.lines")
     image_url = serializers.URLField(
         help_text="The result as a 1200×630 PNG (for whoever may see the game; "
         "ETag and conditional requests supported)."
@@ -77,30 +101,18 @@ def _game(request: Request, game_id: int, *, manage: str = "") -> Game:
     return access.game
 
 
-def result_payload(request: Request, game: Game) -> dict[str, Any]:
-    state = game_state(game)
-    result = build_result(game, state)
+def result_data(request: Request, game: Game) -> object:
+    """The game's result with its links (``ConflictError`` while it is in progress)."""
     token = game.public_token
     image = reverse("game_result_png", args=[game.pk])
-    return {
-        "text": result.text,
-        "title": result.title,
-        "date": result.day.isoformat(),
-        "hands": result.hands,
-        "lines": [
-            {"place": line.place, "name": line.label, "score": line.score, "won": line.won}
-            for line in result.lines
-        ],
-        "image_url": request.build_absolute_uri(f"{image}?v={game.version}"),
-        "public_url": (
-            request.build_absolute_uri(reverse("public_result", args=[token])) if token else None
-        ),
-        "public_image_url": (
-            request.build_absolute_uri(reverse("public_result_png", args=[token]))
-            if token
-            else None
-        ),
-    }
+    url = request.build_absolute_uri
+    shared = SharedResult(
+        result=build_result(game, game_state(game)),
+        image_url=url(f"{image}?v={game.version}"),
+        public_url=url(reverse("public_result", args=[token])) if token else None,
+        public_image_url=url(reverse("public_result_png", args=[token])) if token else None,
+    )
+    return ResultSerializer(shared).data
 
 
 def _conflict(exc: ConflictError) -> Response:
@@ -122,7 +134,7 @@ class GameResultApi(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _game(request, game_id)
         try:
-            return Response(result_payload(request, game))
+            return Response(result_data(request, game))
         except ConflictError as exc:
             return _conflict(exc)
 
@@ -151,7 +163,7 @@ class GamePublicApi(APIView):
         )
         try:
             result_publish(game=game, state=game_state(game))
-            return Response(result_payload(request, game))
+            return Response(result_data(request, game))
         except ConflictError as exc:
             return _conflict(exc)
 

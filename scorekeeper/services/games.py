@@ -54,7 +54,7 @@ from scorekeeper.validation import parse_id
 @dataclass(frozen=True)
 class HandWritten:
     """The outcome of a hand write: the stored hand (None after an undo), the game's new
-    state, the engine's outcome of that hand, and the API representation of it.
+    state and the engine's outcome of that hand.
 
     ``state`` is the game's state after the write, but its ``hands`` hold only the hands
     the write needed (the last ones): a write never reads the whole game. The number of
@@ -64,9 +64,15 @@ class HandWritten:
     state: GameState
     hand: Hand | None
     outcome: HandOutcome | None
-    response: dict[str, Any]
-    replayed: bool = False
-    status_code: int = 201
+    #: What the caller's ``answer`` made of the recorded hand (see :func:`hand_record`).
+    answer: Mapping[str, Any] | None = None
+    #: A retry of an Idempotency-Key: the first request's record, whose ``response`` is
+    #: what was answered then. Nothing was written.
+    replay: IdempotencyRecord | None = None
+
+    @property
+    def replayed(self) -> bool:
+        return self.replay is not None
 
 
 def _as_id(value: object, field: str, what: str) -> int:
@@ -134,15 +140,6 @@ def game_create(
     return game
 
 
-def hand_response(outcome: HandOutcome, *, revision: int = 1) -> dict[str, Any]:
-    """The API's HAND object: the engine's outcome of the hand, plus the stored input and
-    its revision (1 until the hand is corrected)."""
-    data = outcome.as_dict()
-    data["input"] = dict(outcome.input)
-    data["revision"] = revision
-    return data
-
-
 def hand_record(
     *,
     game: Game,
@@ -152,14 +149,18 @@ def hand_record(
     expected_number: int | None = None,
     guest: Guest | None = None,
     before_write: Callable[[Game, HandOutcome], None] | None = None,
+    answer: Callable[[HandOutcome, int], Mapping[str, Any]] | None = None,
 ) -> HandWritten:
     """Record the next hand of a game, in one transaction.
 
-    With an ``idempotency_key`` already used on this game, nothing is recorded and the
-    first response is returned (``replayed``). With ``expected_number`` (the hand number
-    the table entered the hand as), a hand another phone recorded first is not doubled:
-    :class:`StaleHandError`. A ``guest`` (who joined by a score link) writes instead of
-    a ``user``, and the hand's history names them; so in the two functions below.
+    ``answer(outcome, revision)`` is what the caller answers for the hand (the API's hand
+    object): it is made here so that, with an ``idempotency_key``, it is kept with the
+    key in the same transaction. A key already used on this game records nothing and
+    gives back the first request's record (``replay``). With ``expected_number`` (the
+    hand number the table entered the hand as), a hand another phone recorded first is
+    not doubled: :class:`StaleHandError`. A ``guest`` (who joined by a score link)
+    writes instead of a ``user``, and the hand's history names them; so in the two
+    functions below.
 
     Only the game row, its seats and its last hand are read: the engine continues from
     the last hand's stored outcome, whatever the game's length. ``before_write`` sees the
@@ -174,13 +175,7 @@ def hand_record(
             if seen is not None:
                 check_replayable(seen, body_hash)
                 return HandWritten(
-                    game=locked,
-                    state=current_state(at),
-                    hand=None,
-                    outcome=None,
-                    response=seen.response,
-                    replayed=True,
-                    status_code=seen.status_code,
+                    game=locked, state=current_state(at), hand=None, outcome=None, replay=seen
                 )
         before = current_state(at)
         played = before.hands[-1].number if before.hands else 0
@@ -202,12 +197,14 @@ def hand_record(
             before_write(locked, outcome)
         hand = insert_hand(locked, outcome, user, guest)
         sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
-        response = hand_response(outcome, revision=hand.revision)
+        answered = dict(answer(outcome, hand.revision)) if answer is not None else None
         if idempotency_key:
+            # Without an answer (a page's form) the key keeps what a retry is checked by.
+            kept = answered or {"number": outcome.number, "revision": hand.revision}
             IdempotencyRecord.objects.create(
-                game=locked, key=idempotency_key, body_hash=body_hash, response=response
+                game=locked, key=idempotency_key, body_hash=body_hash, response=kept
             )
-        return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, response=response)
+        return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, answer=answered)
 
 
 def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[HandOutcome]:
@@ -282,14 +279,7 @@ def hand_replace(
                 guest=guest,
             )
             sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(
-            game=locked,
-            state=state,
-            hand=target,
-            outcome=outcome,
-            response=hand_response(outcome, revision=target.revision),
-            status_code=200,
-        )
+        return HandWritten(game=locked, state=state, hand=target, outcome=outcome)
 
 
 def hand_undo(
@@ -322,9 +312,7 @@ def hand_undo(
         target.delete()
         locked.closed = False
         sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(
-            game=locked, state=state, hand=None, outcome=None, response={}, status_code=204
-        )
+        return HandWritten(game=locked, state=state, hand=None, outcome=None)
 
 
 def game_close(*, game: Game, user: User | None) -> GameState:

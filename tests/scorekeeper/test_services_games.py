@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from scorekeeper.errors import StaleHandError
+from games import HandOutcome
+from scorekeeper.errors import ConflictError, StaleHandError
 from scorekeeper.models import Hand, HandRevision, League
 from scorekeeper.services.games import game_create, hand_record, hand_undo
 
@@ -29,23 +30,29 @@ def test_a_retried_request_returns_the_first_answer_even_when_its_number_is_stal
     user, make_players
 ) -> None:
     game, players = _screw_game(user, make_players)
-    first = hand_record(
-        game=game,
-        user=user,
-        hand_input={"winner": players[0].pk},
-        idempotency_key="k1",
-        expected_number=1,
-    )
-    again = hand_record(
-        game=game,
-        user=user,
-        hand_input={"winner": players[0].pk},
-        idempotency_key="k1",
-        expected_number=1,
-    )
-    assert again.replayed
-    assert again.response == first.response
+    sent = {"game": game, "user": user, "hand_input": {"winner": players[0].pk}}
+
+    def answer(outcome: HandOutcome, revision: int) -> dict[str, int]:
+        return {"number": outcome.number, "revision": revision, "winner": outcome.winner or 0}
+
+    first = hand_record(**sent, idempotency_key="k1", expected_number=1, answer=answer)
+    again = hand_record(**sent, idempotency_key="k1", expected_number=1, answer=answer)
+    assert first.answer == {"number": 1, "revision": 1, "winner": players[0].pk}
+    assert again.replay is not None
+    assert again.replay.response == first.answer
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_key_kept_without_an_answer_still_refuses_a_retry_after_an_undo(  # type: ignore[no-untyped-def]
+    user, make_players
+) -> None:
+    game, players = _screw_game(user, make_players)
+    sent = {"game": game, "user": user, "hand_input": {"winner": players[0].pk}}
+    hand_record(**sent, idempotency_key="k1")
+    assert hand_record(**sent, idempotency_key="k1").replayed
+    hand_undo(game=game, number=1, user=user)
+    with pytest.raises(ConflictError, match="was undone since"):
+        hand_record(**sent, idempotency_key="k1")
 
 
 def test_a_hand_undone_and_recorded_again_continues_its_history(user, make_players) -> None:  # type: ignore[no-untyped-def]
@@ -53,7 +60,8 @@ def test_a_hand_undone_and_recorded_again_continues_its_history(user, make_playe
     hand_record(game=game, user=user, hand_input={"winner": players[0].pk})
     hand_undo(game=game, number=1, user=user)
     written = hand_record(game=game, user=user, hand_input={"winner": players[1].pk})
-    assert written.response["revision"] == 3
+    assert written.hand is not None
+    assert written.hand.revision == 3
     history = HandRevision.objects.filter(game=game, number=1).order_by("revision")
     assert [(r.revision, r.action) for r in history] == [
         (1, "recorded"),
