@@ -29,6 +29,13 @@ def _fresh_rate_limits(request: pytest.FixtureRequest, django_db_blocker: Any) -
             caches["shared"].clear()
 
 
+@pytest.fixture(autouse=True)
+def _empty_process_cache() -> None:
+    """Each test starts with an empty process cache: a game of another test may have
+    had the same id and version (ids come back when a test's rows are rolled back)."""
+    caches["default"].clear()
+
+
 @pytest.fixture
 def user(db: None) -> User:
     return User.objects.create_user("ana", password="table-talk-42")

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 from django.urls import path, reverse
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -25,6 +27,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -88,10 +91,14 @@ def _game_data(game: Game, access: GameAccess) -> Any:
     return GameSerializer(GameView(game, game_state(game), access.may_change)).data
 
 
+def _with_rows(game: Game) -> Game:
+    """The game as it is now, with its seats and hands."""
+    return game_with_related(Game.objects.filter(pk=game.pk)).get()
+
+
 def _fresh_game_response(access: GameAccess, *, status_code: int = 200) -> Response:
     """The game as it is now (after a write: read again)."""
-    game = game_with_related(Game.objects.filter(pk=access.game.pk)).get()
-    return Response(_game_data(game, access), status=status_code)
+    return Response(_game_data(_with_rows(access.game), access), status=status_code)
 
 
 def _hand_data(outcome: HandOutcome, revision: int) -> Mapping[str, Any]:
@@ -246,9 +253,24 @@ class GameDetailApi(APIView):
         responses={200: GameSerializer, 404: ERRORS[404]},
         tags=["games"],
     )
-    def get(self, request: Request, game_id: int) -> Response:
-        access = _access(request, game_id)
-        return Response(_game_data(access.game, access))
+    def get(self, request: Request, game_id: int) -> Response | HttpResponse:
+        access = _access(request, game_id, rows=False)
+        game = access.game
+        renderer = request.accepted_renderer
+        if not isinstance(renderer, JSONRenderer):  # the browsable API
+            return Response(_game_data(_with_rows(game), access))
+        # A game's answer changes only with its version (and the moment it was last
+        # saved, should an id ever come back): rendered once per version and kind of
+        # viewer and kept in Django's cache, a long game's answer costs what a short
+        # one's does.
+        saved = game.updated_at.timestamp()
+        key = f"api:game:{game.pk}:{game.version}:{saved}:{int(access.may_change)}"
+        body = cache.get(key)
+        if body is None:
+            data = _game_data(_with_rows(game), access)
+            body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
+            cache.set(key, body)
+        return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(
         operation_id="games_destroy",
@@ -320,13 +342,19 @@ class GameHandsApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         key = _idempotency_key(request)
-        written = hand_record(
-            game=_visible_game(request, game_id, rows=False),
-            user=signed_in_user(request),
-            hand_input=_hand_body(request),
-            idempotency_key=key,
-            answer=_hand_data,
-        )
+        try:
+            # The service reads the game under its lock and decides the caller's access
+            # there: the usual request (one's own game) reads it once.
+            written = hand_record(
+                game=Game(pk=game_id),
+                user=signed_in_user(request),
+                hand_input=_hand_body(request),
+                idempotency_key=key,
+                answer=_hand_data,
+            )
+        except (Game.DoesNotExist, PermissionDenied):
+            _access(request, game_id, rows=False)  # a game the caller cannot see: 404
+            raise
         if written.replay is not None:
             # The first answer, as it was kept.
             replay = written.replay
