@@ -18,9 +18,13 @@ from scorekeeper.selectors.games import (
     leagues_visible_to,
     player_visible_to,
 )
-from scorekeeper.selectors.league_player import RatingSeries, player_leagues_visible, player_summary
+from scorekeeper.selectors.league_player import (
+    RatingSeries,
+    page_player,
+    player_leagues_visible,
+    player_summary,
+)
 from scorekeeper.selectors.leagues import ruleset_name
-from scorekeeper.selectors.player_page import page_player
 from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.web.leagues import (
     PLAYER_GAMES_PAGE,
