@@ -28,14 +28,13 @@ from scorekeeper.selectors.leagues import ruleset_name
 from scorekeeper.services.stats import PROVISIONAL_GAMES
 from scorekeeper.web.leagues import (
     PLAYER_GAMES_PAGE,
-    _game_items,
     _htmx_target,
     _int,
     _query,
     _scope,
     _window,
+    game_rows,
 )
-from scorekeeper.web.player_html import recent_items, standing_lines
 
 # -- a player -------------------------------------------------------------------------
 
@@ -228,10 +227,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "provisional_games": PROVISIONAL_GAMES,
         "league_tabs": league_tabs,
         "chart": rating_chart(summary.rating),
-        "recent": bool(recent),
-        "recent_html": recent_items(recent),
-        "lines": bool(lines),
-        "lines_html": standing_lines(lines, summary.ruleset, PROVISIONAL_GAMES),
+        "recent": recent,
+        "lines": lines,
     }
     if _htmx_target(request) == "rating":
         return render(request, "leagues/player.html#rating", chart_context)
@@ -242,7 +239,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     )
     games_context = {
         "player": player,
-        "games": _game_items(page.rows, highlight=player.pk, show_league=True),
+        "games": game_rows(page.rows),
         "games_page": page,
         "games_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
         if page.has_previous
