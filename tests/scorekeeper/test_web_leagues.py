@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.league_player import RatingSeries
 from scorekeeper.web.league_player import CHART_POINTS, rating_chart
+from scorekeeper.web.leagues import OPTION_RUN
 from tests.scorekeeper.league_factories import (
     SYN,
     dirt_hand,
@@ -177,6 +178,52 @@ def test_add_members(client_in: Client, user: User, league: League, four: list[P
     assert "Choose a player, or type the name of a new one." in followed.content.decode()
     followed = client_in.post(f"/leagues/{league.pk}/members/", {"player": 999999}, follow=True)
     assert "Choose a player from the list." in followed.content.decode()
+
+
+def _options(html: str, select: str) -> list[tuple[str, bool]]:
+    """A select's options as (label, selected), the empty choice left out."""
+    body = html.split(f'<select id="{select}"', 1)[1].split("</select>", 1)[0]
+    return [
+        (label, bool(chosen))
+        for value, chosen, label in re.findall(
+            r'<option value="([^"]*)"( selected)?>([^<]*)</option>', body
+        )
+        if value
+    ]
+
+
+def test_member_selects_are_right_however_warm_the_cache(
+    client_in: Client, user: User, other_user: User, league: League, make_players
+) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    # More members than one cached run of options, and a few players not in the league.
+    players = make_players(*(f"P{i:03}" for i in range(OPTION_RUN * 2 + 10)))
+    members, outside = players[: OPTION_RUN * 2], players[OPTION_RUN * 2 :]
+    Membership.objects.bulk_create(Membership(league=league, player=p) for p in members)
+    url = f"/leagues/{league.pk}/"
+    names = [p.name for p in members]
+    for _ in range(2):  # cold, then warm
+        page = client_in.get(url).content.decode()
+        assert _options(page, "add-player") == [(p.name, False) for p in outside]
+        assert _options(page, "history-player") == [(n, False) for n in names]
+    # Another member of the league sees the players they may add, not the owner's.
+    bo = Player.objects.create(name="Bo", user=other_user, created_by=other_user)
+    Membership.objects.create(league=league, player=bo)
+    Player.objects.create(name="Bo's friend", created_by=other_user)
+    theirs = Client()
+    theirs.force_login(other_user)
+    assert _options(theirs.get(url).content.decode(), "add-player") == [("Bo&#x27;s friend", False)]
+    assert ("Bo", False) in _options(client_in.get(url).content.decode(), "history-player")
+    # A renamed member shows under the new name; the chosen one is selected, in any run.
+    Player.objects.filter(pk=members[3].pk).update(name="P003 Renamed")
+    chosen = members[OPTION_RUN + 1]
+    page = client_in.get(f"{url}?player={chosen.pk}").content.decode()
+    shown = _options(page, "history-player")
+    assert ("P003 Renamed", False) in shown
+    assert "P003" not in [label for label, _ in shown]
+    assert [label for label, selected in shown if selected] == [chosen.name]
+    h2h = client_in.get(f"{url}head-to-head/?a={members[0].pk}&b={chosen.pk}").content.decode()
+    assert [label for label, selected in _options(h2h, "h2h-a") if selected] == ["P000"]
+    assert [label for label, selected in _options(h2h, "h2h-b") if selected] == [chosen.name]
 
 
 def test_head_to_head_page(
