@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from games import RULESETS, RuleError
-from scorekeeper.models import ALL_GAMES, Game, League, Player
+from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
 from scorekeeper.selectors.games import (
     can_change_league,
     leagues_visible_to,
@@ -139,11 +139,20 @@ def option_runs(
     return [(run, chosen if any(pk == chosen for pk, _ in run) else None) for run in runs]
 
 
-def game_rows(games: Sequence[Game]) -> list[dict[str, Any]]:
-    """Each game of a history list with its ranking, as ``leagues/_games.html`` shows
-    them. One query, for the games' seats."""
+def game_rows(games: Sequence[Game], *, show_league: bool = False) -> list[dict[str, Any]]:
+    """Each game of a history list with its ranking (and with ``show_league``, the name
+    of its league: ``select_related``), as ``leagues/_games.html`` shows them. One
+    query, for the games' seats."""
     seats = seats_of(games)
-    return [{"game": g, "ranking": game_ranking(g, seats[g.pk])} for g in games]
+    return [
+        {
+            "game": g,
+            "finished": g.status == GameStatus.FINISHED,
+            "league": g.league.name if show_league and g.league else None,
+            "ranking": game_ranking(g, seats[g.pk]),
+        }
+        for g in games
+    ]
 
 
 # -- my leagues -----------------------------------------------------------------------

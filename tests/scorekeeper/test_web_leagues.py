@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.league_player import RatingSeries
+from scorekeeper.services.games import hand_record
 from scorekeeper.web.league_player import CHART_POINTS, rating_chart
 from scorekeeper.web.leagues import OPTION_RUN
 from tests.scorekeeper.league_factories import (
@@ -275,6 +276,37 @@ def test_player_page(
     assert html.lstrip().startswith('<section id="rating"')
     assert "Screw Your Neighbour: rating after each game" in html
     assert client_in.get("/players/999999/").status_code == 404
+
+
+def test_warm_pages_show_every_change(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    ana, bo, cy, _ = four
+    play_syn(user, league, four, [ana], minutes_ago=30)
+    going = play_syn(user, league, four, [bo], target=2, minutes_ago=20)
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert page.count(">Ana</a>") == 4  # standings, members, each game's ranking
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    assert "· Thursday table ·" in player
+    # A renamed league, a renamed player, a game finished: the cached pieces follow.
+    League.objects.filter(pk=league.pk).update(name="Friday table")
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    assert "· Thursday table ·" not in player
+    assert "· Friday table ·" in player
+    Player.objects.filter(pk=ana.pk).update(name="Anastasia")
+    hand_record(game=going, user=None, hand_input={"winner": bo.pk})
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert ">Ana</a>" not in page
+    assert page.count(">Anastasia</a>") == 4
+    assert "in progress" not in page
+    standings = page[page.index('id="standings"') : page.index('id="members"')]
+    assert standings.index(">Bo<") < standings.index(">Anastasia<")  # two wins to one
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    # The same game, another player's page: their name is the one marked.
+    assert f'href="/players/{bo.pk}/" class="lg-me"' in player
+    theirs = client_in.get(f"/players/{cy.pk}/").content.decode()
+    assert f'href="/players/{cy.pk}/" class="lg-me"' in theirs
+    assert 'class="lg-me"' not in page
 
 
 def test_player_page_without_league_games(client_in: Client, user: User, four) -> None:  # type: ignore[no-untyped-def]
