@@ -186,7 +186,7 @@ def player_standings(
     ids), all games first, each with their rank in that scope (``rank``) and how many
     are in it (``of``). One query."""
     pid = player.pk if isinstance(player, Player) else player
-    lines = PlayerStanding.objects.filter(player_id=pid)
+    lines = PlayerStanding.objects.filter(player_id=pid).order_by()  # sorted below
     if leagues is not None:
         lines = lines.filter(league_id__in=leagues)
     # The lines of everyone in the same league and scope, counted by a subquery each.

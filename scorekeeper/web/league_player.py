@@ -239,7 +239,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     )
     games_context = {
         "player": player,
-        "games": game_rows(page.rows, show_league=True),
+        "games": game_rows(page.rows, highlight=player.pk, show_league=True),
         "games_page": page,
         "games_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
         if page.has_previous
