@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_script_prefix
 
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.league_player import RatingSeries
@@ -328,6 +328,30 @@ def test_player_page_latest_games_follow_the_rating_history(
     shown = [int(g) for g in re.findall(r'href="/games/(\d+)/"', latest)]
     assert shown == [point["game"] for point in reversed(history[-5:])]
     assert page.count('class="lg-chart-dot') == 8
+
+
+def test_every_link_of_the_league_pages_follows_the_script_prefix(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    """Served under a path prefix, each address the league pages give is under it."""
+    play_syn(user, league, four, [four[0]])
+    play_syn(user, league, four, [], target=2)
+    a, b = four[0].pk, four[1].pk
+    pages = [
+        (f"/leagues/{league.pk}/", None),
+        (f"/leagues/{league.pk}/?page=1", "history"),
+        (f"/leagues/{league.pk}/?standings=screw-your-neighbour", "standings"),
+        (f"/leagues/{league.pk}/head-to-head/?a={a}&b={b}", None),
+        (f"/players/{a}/?league={league.pk}", None),
+    ]
+    with override_script_prefix("/scores/"):
+        for url, target in pages:
+            html = htmx(client_in, url, target) if target else client_in.get(url)
+            body = html.content.decode()
+            body = body.split('<main id="main"', 1)[-1].split("</main>", 1)[0]
+            found = re.findall(r'(?:href|action|hx-get)="(/[^"]*)"', body)
+            assert found, url
+            assert [f for f in found if not f.startswith("/scores/")] == [], url
 
 
 def _series(ratings: list[float]) -> RatingSeries:
