@@ -333,7 +333,8 @@ def test_player_page_latest_games_follow_the_rating_history(
 def test_every_link_of_the_league_pages_follows_the_script_prefix(
     client_in: Client, user: User, league: League, four: list[Player]
 ) -> None:
-    """Served under a path prefix, each address the league pages give is under it."""
+    """Served under a path prefix (gunicorn's ``SCRIPT_NAME``, which Django's handler
+    makes the script prefix), each address the league pages give is under it."""
     play_syn(user, league, four, [four[0]])
     play_syn(user, league, four, [], target=2)
     a, b = four[0].pk, four[1].pk
@@ -344,10 +345,12 @@ def test_every_link_of_the_league_pages_follows_the_script_prefix(
         (f"/leagues/{league.pk}/head-to-head/?a={a}&b={b}", None),
         (f"/players/{a}/?league={league.pk}", None),
     ]
+    for url, target in pages:  # the cached fragments, warm without the prefix
+        assert htmx(client_in, url, target or "").status_code == 200
     with override_script_prefix("/scores/"):
         for url, target in pages:
-            html = htmx(client_in, url, target) if target else client_in.get(url)
-            body = html.content.decode()
+            headers = {"HX-Request": "true", "HX-Target": target} if target else {}
+            body = client_in.get(url, headers=headers, SCRIPT_NAME="/scores").content.decode()
             body = body.split('<main id="main"', 1)[-1].split("</main>", 1)[0]
             found = re.findall(r'(?:href|action|hx-get)="(/[^"]*)"', body)
             assert found, url
