@@ -149,12 +149,15 @@ def game_rows(
     the games' seats. The links are made here: a page has ~90 names, and ``{% url %}``
     costs twice what ``reverse()`` does."""
     seats = seats_of(games)
+    hrefs: dict[int, str] = {}  # a player's name is often on several of the games
     rows = []
     for g in games:
         ranking = game_ranking(g, seats[g.pk])
         for line in ranking:
             for p in line["players"]:
-                p["href"] = reverse("player_detail", args=[p["id"]])
+                if p["id"] not in hrefs:
+                    hrefs[p["id"]] = reverse("player_detail", args=[p["id"]])
+                p["href"] = hrefs[p["id"]]
                 p["me"] = p["id"] == highlight
         rules = RULESETS[g.ruleset]
         rows.append(
