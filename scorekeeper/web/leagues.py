@@ -256,7 +256,6 @@ def _history_context(
         "history": game_rows(page.rows, highlight=player_id),
         "history_page": page,
         "history_game": scope,
-        "history_player": player_id,
         "history_filtered": bool(scope or player_id),
         "history_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
         if page.has_previous
