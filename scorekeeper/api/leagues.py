@@ -4,8 +4,8 @@ player's rating over time.
 A league you cannot see answers 404 (as if it did not exist); a change you may not make
 answers 403; a bad query parameter answers ``400 {param: [message]}``. Every read here
 comes from the derived tables the stats service keeps, in a fixed number of queries.
-The output serializers document the responses for the OpenAPI schema; the payloads are
-built as plain dicts.
+The output serializers make the responses (``OutputSerializer(rows).data``), so the
+OpenAPI schema and the answers cannot drift apart.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from django.core.paginator import Page
 from django.core.paginator import Paginator as DjangoPaginator
 from django.db.models import QuerySet
-from django.urls import path
+from django.urls import path, reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -81,16 +81,18 @@ def _league(request: Request, league_id: int) -> League:
 
 
 class MemberOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
 
 
 class LeagueOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+    id = serializers.IntegerField(source="league.pk")
+    name = serializers.CharField(source="league.name")
     members = MemberOutputSerializer(many=True)
-    owner = serializers.IntegerField(help_text="Id of the owner's account.")
-    created_at = serializers.DateTimeField()
+    owner = serializers.IntegerField(
+        source="league.owner_id", help_text="Id of the owner's account."
+    )
+    created_at = serializers.DateTimeField(source="league.created_at")
     can_change = serializers.BooleanField(
         help_text="Whether you may add members and record games in it."
     )
@@ -99,14 +101,9 @@ class LeagueOutputSerializer(serializers.Serializer):
 def league_payload(
     league: League, members: Sequence[Player | Member], *, can_change: bool
 ) -> dict[str, Any]:
-    return {
-        "id": league.pk,
-        "name": league.name,
-        "members": [{"id": p.pk, "name": p.name} for p in members],
-        "owner": league.owner_id,
-        "created_at": league.created_at,
-        "can_change": can_change,
-    }
+    """A league with its members and whether the viewer may change it."""
+    row = {"league": league, "members": members, "can_change": can_change}
+    return LeagueOutputSerializer(row).data
 
 
 class StandingOutputSerializer(serializers.Serializer):
@@ -137,57 +134,51 @@ class RankingOutputSerializer(serializers.Serializer):
     )  # fmt: skip
 
 
+class LeagueSeatOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    seat = serializers.IntegerField(source="position")
+    team = serializers.IntegerField(allow_null=True)
+
+
 class LeagueGameOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    ruleset = serializers.CharField()
-    ruleset_name = serializers.CharField()
+    id = serializers.IntegerField(source="game.pk")
+    ruleset = serializers.CharField(source="game.ruleset")
+    ruleset_name = serializers.CharField(source="game.ruleset_obj.name")
     variant = serializers.CharField(allow_null=True)
-    status = serializers.ChoiceField(choices=["in_progress", "finished"])
-    players = serializers.ListField(child=serializers.DictField())
+    status = serializers.ChoiceField(choices=["in_progress", "finished"], source="game.status")
+    players = LeagueSeatOutputSerializer(many=True)
     teams = serializers.ListField(child=serializers.ListField(), allow_null=True)
     ranking = RankingOutputSerializer(
         many=True, help_text="Best first; in seating order while in progress."
     )
     winners = serializers.ListField(child=serializers.IntegerField())
-    hand_count = serializers.IntegerField()
-    league = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
+    hand_count = serializers.IntegerField(source="game.hand_count")
+    league = serializers.IntegerField(source="game.league_id")
+    created_at = serializers.DateTimeField(source="game.created_at")
+    finished_at = serializers.DateTimeField(allow_null=True, source="game.finished_at")
     url = serializers.CharField(help_text="The game in the API.")
     sheet = serializers.CharField(help_text="The score sheet page.")
 
 
-def league_game_payload(game: Game, seats: Sequence[SeatLine]) -> dict[str, Any]:
-    """A league's game from its stored results and its seats (:func:`seats_of`),
-    without the engine."""
+def league_game_row(game: Game, seats: Sequence[SeatLine]) -> dict[str, Any]:
+    """What :class:`LeagueGameOutputSerializer` shows of a league's game: from its stored
+    results and its seats (:func:`seats_of`), without the engine."""
     seats = sorted(seats, key=lambda s: s.position)
+    ranking = [
+        {**row, "players": [p["id"] for p in row["players"]],
+         "names": [p["name"] for p in row["players"]]}
+        for row in game_ranking(game, seats)
+    ]  # fmt: skip
     return {
-        "id": game.pk,
-        "ruleset": game.ruleset,
-        "ruleset_name": RULESETS[game.ruleset].name,
+        "game": game,
         "variant": game.variant or None,
-        "status": game.status,
-        "players": [
-            {"id": s.player_id, "name": s.name, "seat": s.position, "team": s.team} for s in seats
-        ],
+        "players": seats,
         "teams": game.teams or None,
-        "ranking": [
-            {
-                "place": row["place"],
-                "players": [p["id"] for p in row["players"]],
-                "names": [p["name"] for p in row["players"]],
-                "won": row["won"],
-                "score": row["score"],
-            }
-            for row in game_ranking(game, seats)
-        ],
+        "ranking": ranking,
         "winners": [s.player_id for s in seats if s.won],
-        "hand_count": game.hand_count,
-        "league": game.league_id,
-        "created_at": game.created_at,
-        "finished_at": game.finished_at,
-        "url": f"/api/v1/games/{game.pk}/",
-        "sheet": f"/games/{game.pk}/",
+        "url": reverse("api-game-detail", args=[game.pk]),
+        "sheet": reverse("game_sheet", args=[game.pk]),
     }
 
 
@@ -313,7 +304,7 @@ class LeagueMembersApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        return Response([{"id": p.pk, "name": p.name} for p in league_members(league)])
+        return Response(MemberOutputSerializer(league_members(league), many=True).data)
 
     @extend_schema(
         operation_id="leagues_members_create",
@@ -337,9 +328,8 @@ class LeagueMembersApi(APIView):
         membership = league_add_member(
             league=league, player=player_id, user=signed_in_user(request)
         )
-        player = membership.player
         return Response(
-            {"id": player.pk, "name": player.name},
+            MemberOutputSerializer(membership.player).data,
             status=status.HTTP_200_OK if already else status.HTTP_201_CREATED,
         )
 
@@ -358,7 +348,8 @@ class LeagueStandingsApi(APIView):
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        response = Response(standings_for_league(league, request.query_params.get("ruleset")))
+        standings = standings_for_league(league, request.query_params.get("ruleset"))
+        response = Response(StandingOutputSerializer(standings, many=True).data)
         if ratings_updating(league):
             # A correction to an earlier game is still being replayed: a little behind.
             response["X-Ratings-Updating"] = "1"
@@ -425,7 +416,8 @@ class LeagueGamesApi(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         assert page is not None
         seats = seats_of(page)
-        return paginator.get_paginated_response([league_game_payload(g, seats[g.pk]) for g in page])
+        rows = [league_game_row(g, seats[g.pk]) for g in page]
+        return paginator.get_paginated_response(LeagueGameOutputSerializer(rows, many=True).data)
 
 
 class LeagueHeadToHeadApi(APIView):
@@ -457,10 +449,11 @@ class LeagueHeadToHeadApi(APIView):
         for field, pid in (("a", a), ("b", b)):
             if pid not in names:
                 raise RuleError(f"player {pid} is not a member of this league", field)
-        record = head_to_head(league, a, b)
-        record["a"] = {"id": a, "name": names[a]}
-        record["b"] = {"id": b, "name": names[b]}
-        return Response(record)
+        record = head_to_head(league, a, b) | {
+            "a": {"pk": a, "name": names[a]},
+            "b": {"pk": b, "name": names[b]},
+        }
+        return Response(HeadToHeadOutputSerializer(record).data)
 
 
 class PlayerRatingsApi(APIView):
@@ -483,9 +476,11 @@ class PlayerRatingsApi(APIView):
         scope = ruleset_scope(request.query_params.get("ruleset"))
         league_id = _int_param(request, "league")
         if league_id is not None:
-            return Response(rating_history(player, _league(request, league_id), scope))
-        visible = list(leagues_visible_to(signed_in_user(request)).values_list("id", flat=True))
-        return Response(rating_history(player, visible, scope))
+            points = rating_history(player, _league(request, league_id), scope)
+        else:
+            visible = list(leagues_visible_to(signed_in_user(request)).values_list("id", flat=True))
+            points = rating_history(player, visible, scope)
+        return Response(RatingPointOutputSerializer(points, many=True).data)
 
 
 urlpatterns = [

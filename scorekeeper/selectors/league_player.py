@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import (
-    Exists,
-    OuterRef,
-    QuerySet,
-)
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from games import RULESETS
 from scorekeeper.models import (
@@ -25,7 +22,7 @@ from scorekeeper.models import (
     RatingPoint,
 )
 from scorekeeper.ratings.model import PROVISIONAL_GAMES, conservative_rating
-from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.games import leagues_visible_to, player_visible_to
 from scorekeeper.selectors.leagues import (
     Viewer,
     _standing_row,
@@ -33,7 +30,6 @@ from scorekeeper.selectors.leagues import (
     ruleset_name,
     ruleset_scope,
 )
-from scorekeeper.selectors.player_page import series_rows, standing_rows
 
 #: The columns of a rating point as :func:`rating_history` reads them.
 _POINT_COLUMNS = (
@@ -138,12 +134,11 @@ def rating_series(
     first finished game there. Two queries: the whole series in a few numeric columns,
     and the last few points in full (a player with 500 games would otherwise cost 500
     rows of twelve columns, timestamps included, turned into 500 dicts)."""
-    scope = ruleset_scope(ruleset)
-    points = _points(player, league, scope)
-    series = series_rows(
-        player.pk if isinstance(player, Player) else player,
-        league.pk if isinstance(league, League) else league,
-        scope,
+    points = _points(player, league, ruleset_scope(ruleset))
+    series = list(
+        points.order_by("played_at", "game_id").values_list(
+            "rating", "won", "games", "prior_mu", "prior_sigma"
+        )
     )
     if not series:
         return None
@@ -188,37 +183,33 @@ def player_standings(
     player: Player | int, leagues: QuerySet[League] | Sequence[int] | None = None
 ) -> list[dict[str, Any]]:
     """A player's standings lines in every league (or those given, as a queryset or
-    ids), all games first, each with their rank in that scope. One query (and one for a
-    queryset's ids)."""
+    ids), all games first, each with their rank in that scope (``rank``) and how many
+    are in it (``of``). One query."""
     pid = player.pk if isinstance(player, Player) else player
-    if isinstance(leagues, QuerySet):
-        leagues = list(leagues.values_list("id", flat=True))
-    lines = standing_rows(pid, leagues)
-    result = []
-    for (
-        league_id,
-        league_name,
-        scope,
-        games,
-        wins,
-        place_sum,
-        mu,
-        sigma,
-        rating,
-        ahead_n,
-        of,
-    ) in lines:
-        row = _standing_row(ahead_n + 1, pid, "", games, wins, place_sum, mu, sigma, rating)
-        row.update(
-            {
-                "league": league_id,
-                "league_name": league_name,
-                "ruleset": scope,
-                "ruleset_name": ruleset_name(scope),
-                "of": of,
-            }
-        )
-        result.append(row)
+    lines = PlayerStanding.objects.filter(player_id=pid).order_by()  # sorted below
+    if leagues is not None:
+        lines = lines.filter(league_id__in=leagues)
+    # The lines of everyone in the same league and scope, counted by a subquery each.
+    scope = (
+        PlayerStanding.objects.filter(league_id=OuterRef("league_id"), ruleset=OuterRef("ruleset"))
+        .order_by()
+        .values("league_id")
+    )
+    ahead = scope.filter(rating__gt=OuterRef("rating")).annotate(n=Count("*")).values("n")
+    rows = lines.annotate(
+        ahead=Coalesce(Subquery(ahead), 0),  # nobody ahead: no group, no row
+        of=Subquery(scope.annotate(n=Count("*")).values("n")),
+    ).values_list(
+        "league_id", "league__name", "ruleset", "ahead", "of",
+        "games", "wins", "place_sum", "mu", "sigma", "rating",
+    )  # fmt: skip
+    result = [
+        _standing_row(ahead + 1, pid, "", games, wins, place_sum, mu, sigma, rating)
+        | {"league": league_id, "league_name": name, "ruleset": slug,
+           "ruleset_name": ruleset_name(slug), "of": of}
+        for league_id, name, slug, ahead, of, games, wins, place_sum, mu, sigma, rating
+        in rows
+    ]  # fmt: skip
     order = {slug: i for i, slug in enumerate(RULESETS, start=1)}
     result.sort(key=lambda r: (r["league_name"], r["league"], order.get(r["ruleset"], 0)))
     return result
@@ -229,6 +220,23 @@ def player_leagues_visible(viewer: Viewer, player_id: int) -> list[League]:
     belongs to it. One query."""
     member = Exists(Membership.objects.filter(league=OuterRef("pk"), player_id=player_id))
     return list(leagues_visible_to(viewer).annotate(member=member).order_by("name", "id"))
+
+
+def page_player(viewer: Viewer, player_id: int, visible_ids: Sequence[int]) -> Player | None:
+    """:func:`~scorekeeper.selectors.games.player_visible_to` for a viewer whose visible
+    leagues' ids are read already: the player alone by primary key, then (rarely) a
+    membership check, instead of one query of nested subqueries."""
+    if not viewer.is_authenticated or getattr(viewer, "is_superuser", False):
+        return player_visible_to(viewer, player_id)
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return None
+    if player.user_id == viewer.pk or player.created_by_id == viewer.pk:
+        return player
+    if Membership.objects.filter(player_id=player_id, league_id__in=visible_ids).exists():
+        return player
+    # Seated at a game the viewer can see (a sheet links every name at the table).
+    return player_visible_to(viewer, player_id)
 
 
 def player_summary(

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
 from django.db.models import (
     Count,
@@ -22,7 +23,6 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
 )
 
 from games import RULESETS, RuleError, get_ruleset
@@ -325,12 +325,6 @@ class _AnyOf(Lookup):
         return f"{lhs} = ANY({rhs})", [*lhs_params, *rhs_params]
 
 
-class _ArrayOf(Subquery):
-    """``ARRAY(subquery)`` (PostgreSQL)."""
-
-    template = "ARRAY(%(subquery)s)"
-
-
 def _games_at(player_id: int) -> Q | _AnyOf:
     """A filter on the games a player sat at.
 
@@ -341,7 +335,7 @@ def _games_at(player_id: int) -> Q | _AnyOf:
     list of ids read first, it costs a query and ~2 ms to send 500 ids back."""
     seats = Seat.objects.filter(player_id=player_id).order_by().values("game_id")
     if connection.vendor == "postgresql":
-        return _AnyOf(F("pk"), _ArrayOf(seats))
+        return _AnyOf(F("pk"), ArraySubquery(seats))
     return Q(pk__in=seats)
 
 

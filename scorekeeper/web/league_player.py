@@ -19,19 +19,22 @@ from scorekeeper.selectors.games import (
     leagues_visible_to,
     player_visible_to,
 )
-from scorekeeper.selectors.league_player import RatingSeries, player_leagues_visible, player_summary
+from scorekeeper.selectors.league_player import (
+    RatingSeries,
+    page_player,
+    player_leagues_visible,
+    player_summary,
+)
 from scorekeeper.selectors.leagues import ruleset_name
-from scorekeeper.selectors.player_page import page_player
 from scorekeeper.web.leagues import (
     PLAYER_GAMES_PAGE,
-    _game_items,
     _htmx_target,
     _int,
     _query,
     _scope,
     _window,
+    game_rows,
 )
-from scorekeeper.web.player_html import recent_items, standing_lines
 
 # -- a player -------------------------------------------------------------------------
 
@@ -224,10 +227,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "provisional_games": PROVISIONAL_GAMES,
         "league_tabs": league_tabs,
         "chart": rating_chart(summary.rating),
-        "recent": bool(recent),
-        "recent_html": recent_items(recent),
-        "lines": bool(lines),
-        "lines_html": standing_lines(lines, summary.ruleset, PROVISIONAL_GAMES),
+        "recent": recent,
+        "lines": lines,
     }
     if _htmx_target(request) == "rating":
         return render(request, "leagues/player.html#rating", chart_context)
@@ -238,7 +239,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     )
     games_context = {
         "player": player,
-        "games": _game_items(page.rows, highlight=player.pk, show_league=True),
+        "games": game_rows(page.rows, highlight=player.pk, show_league=True),
         "games_page": page,
         "games_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
         if page.has_previous

@@ -9,9 +9,8 @@ number of queries; writes go through ``services.players``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from html import escape as html_escape
 from typing import Any
 
 from django.contrib import messages
@@ -21,11 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, path, reverse
-from django.utils.formats import date_format
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import localtime
+from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -56,7 +51,6 @@ from scorekeeper.selectors.leagues import (
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.validation import optional_id, page_number
-from scorekeeper.web.league_html import member_items, standing_rows
 
 HISTORY_PAGE = 15
 #: From this many games back, the history reads the league's game count to page from the
@@ -67,6 +61,8 @@ PLAYER_GAMES_PAGE = 15
 STANDINGS_SHOWN = 25
 #: Member names shown before "Show all members".
 MEMBERS_SHOWN = 48
+#: A select of members is cached in runs of this many (``leagues/_member_options.html``).
+OPTION_RUN = 50
 
 
 def _user(request: HttpRequest) -> User:
@@ -112,13 +108,6 @@ def _query(params: QueryDict, **changes: object) -> str:
     return f"?{encoded}" if encoded else "?"
 
 
-def _optional_url(name: str, *args: object) -> str | None:
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
-
-
 @dataclass(frozen=True)
 class _Window:
     """One page of a newest-first list, found without counting the whole list (a count
@@ -139,93 +128,51 @@ def _window(read: Callable[[int, int], list[Game]], page: str | None, size: int)
     return _Window(rows[:size], number, number > 1, len(rows) > size)
 
 
-def _options(choices: Iterable[tuple[object, str]], selected: object = None) -> SafeString:
-    """``<option>`` tags built in Python rather than in a template loop: a league's
-    thousand members cost well under a millisecond."""
-    # Every value and label is escaped here (with the standard library's escape, which
-    # Django's wraps: the wrapper's lazy-string checks cost more than the escaping);
-    # an id is digits and needs none.
-    return mark_safe(
-        "".join(
-            f'<option value="{value if type(value) is int else html_escape(str(value))}"'
-            f"{' selected' if value == selected else ''}>{html_escape(str(label))}</option>"
-            for value, label in choices
-        )
-    )
+def option_runs(
+    choices: Sequence[tuple[int, str]], chosen: int | None = None
+) -> list[tuple[Sequence[tuple[int, str]], int | None]]:
+    """The ``(id, name)`` choices of a select in runs of :data:`OPTION_RUN`, each with
+    ``chosen`` if it is among them (else None): ``leagues/_member_options.html`` caches
+    each run's options by what they show, so a thousand members are rendered once, and
+    choosing one renders only its run again."""
+    runs = [choices[i : i + OPTION_RUN] for i in range(0, len(choices), OPTION_RUN)]
+    return [(run, chosen if any(pk == chosen for pk, _ in run) else None) for run in runs]
 
 
-def _player_href() -> str:
-    """``/players/{}/`` as routed: one ``reverse`` per page instead of one per name."""
-    return reverse("player_detail", args=[0]).replace("/0/", "/{}/")
-
-
-def _game_items(
+def game_rows(
     games: Sequence[Game], *, highlight: int | None = None, show_league: bool = False
-) -> list[SafeString]:
-    """Each game of a history list as its ``<li>``: what, when, its ranking, and links to
-    its sheet and chart; ``highlight`` marks a player's name, ``show_league`` adds the
-    game's league (``select_related``). One query, for the games' seats. Built here
-    rather than by a template included per game, which took ~8 ms for fifteen games."""
-    href = _player_href()
-    me = ' class="lg-me"'
+) -> list[dict[str, Any]]:
+    """What ``leagues/_games.html`` shows of each game of a history list, and nothing
+    else (the template caches each game by its row): its name, sheet, start, state, its
+    ranking with each name's page (``href``) and whether it is ``highlight``'s (``me``),
+    and with ``show_league`` its league's name (``select_related``). One query, for
+    the games' seats. The links are made here: a page has ~90 names, and ``{% url %}``
+    costs twice what ``reverse()`` does."""
     seats = seats_of(games)
-    items = []
-    # Every name and label is escaped here; the rest are numbers and fixed text.
+    hrefs: dict[int, str] = {}  # a player's name is often on several of the games
+    rows = []
     for g in games:
+        ranking = game_ranking(g, seats[g.pk])
+        for line in ranking:
+            for p in line["players"]:
+                if p["id"] not in hrefs:
+                    hrefs[p["id"]] = reverse("player_detail", args=[p["id"]])
+                p["href"] = hrefs[p["id"]]
+                p["me"] = p["id"] == highlight
         rules = RULESETS[g.ruleset]
-        finished = g.status == GameStatus.FINISHED
-        created = localtime(g.created_at)
-        meta = [f'<time datetime="{created.isoformat()}">{date_format(created, "j M Y")}</time>']
-        if show_league and g.league is not None:
-            meta.append(f"· {escape(g.league.name)}")
-        if finished:
-            meta.append(f"· {g.hand_count} hand{'' if g.hand_count == 1 else 's'}")
-        else:
-            meta.append('· <span class="badge">in progress</span>')
-        score_title = escape(rules.score_label)
-        lines = []
-        for line in game_ranking(g, seats[g.pk]):
-            place = line["place"]
-            names = " &amp; ".join(
-                f'<a href="{href.format(p["id"])}"{me if p["id"] == highlight else ""}>'
-                f"{escape(p['name'])}</a>"
-                for p in line["players"]
-            )
-            lines.append(
-                ('<li class="lg-won">' if line["won"] else "<li>")
-                + (
-                    f'<span class="lg-place" aria-label="place {place}">{place}</span>'
-                    if place
-                    else ""
-                )
-                + f'<span class="lg-names">{names}</span>'
-                + (
-                    f'<span class="lg-score" title="{score_title}">{line["score"]}</span>'
-                    if line["score"] is not None
-                    else ""
-                )
-                + ('<span class="visually-hidden">(won)</span>' if line["won"] and finished else "")
-                + "</li>"
-            )
-        sheet = f"/games/{g.pk}/"
-        chart = (
-            f' · <a href="{sheet}#sheet-result">Score chart</a>'
-            if finished and g.hand_count
-            else ""
+        rows.append(
+            {
+                "name": rules.name,
+                "score_label": rules.score_label,
+                "sheet": reverse("game_sheet", args=[g.pk]),
+                "created_at": g.created_at,
+                "finished": g.status == GameStatus.FINISHED,
+                "hand_count": g.hand_count,
+                "league": g.league.name if show_league and g.league else None,
+                "ranking": ranking,
+            }
         )
-        ranking_label = "Final ranking" if finished else "Players (game in progress)"
-        items.append(
-            mark_safe(
-                f'<li class="lg-game{"" if finished else " lg-live"}">'
-                f'<div class="lg-game-head"><a class="lg-game-title" href="{sheet}">'
-                f"{escape(rules.name)}</a> "
-                f'<span class="small muted">{" ".join(meta)}</span></div>'
-                f'<ol class="lg-ranking" aria-label="{ranking_label}">{"".join(lines)}</ol>'
-                f'<p class="lg-game-links small"><a href="{sheet}">Score sheet</a>{chart}</p>'
-                "</li>"
-            )
-        )
-    return items
+    return rows
 
 
 # -- my leagues -----------------------------------------------------------------------
@@ -253,7 +200,6 @@ def league_list(request: HttpRequest) -> HttpResponse:
             "leagues": leagues,
             "error": error,
             "name": name,
-            "import_url": _optional_url("league_import"),
         },
         status=400 if error else 200,
     )
@@ -270,11 +216,10 @@ def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
         tab["query"] = _query(request.GET, standings=tab["slug"])
         tab["current"] = tab["slug"] == scope
     total = next((t["players"] for t in tabs if t["current"]), 0)
-    standings = standings_for_league(league, scope, limit=None if everyone else STANDINGS_SHOWN)
-    href = _player_href() + f"?league={league.pk}" + (f"&scope={scope}" if scope else "")
     return {
-        "standings": standings,
-        "standings_rows": standing_rows(standings, href),
+        "standings": standings_for_league(
+            league, scope, limit=None if everyone else STANDINGS_SHOWN
+        ),
         "standings_scope": scope,
         "standings_name": ruleset_name(scope),
         "standings_tabs": tabs,
@@ -308,18 +253,17 @@ def _history_context(
 
     page = _window(read, request.GET.get("page"), HISTORY_PAGE)
     return {
-        "history": _game_items(page.rows, highlight=player_id),
+        "history": game_rows(page.rows, highlight=player_id),
         "history_page": page,
         "history_game": scope,
-        "history_player": player_id,
         "history_filtered": bool(scope or player_id),
         "history_prev": _query(request.GET, page=page.number - 1 if page.number > 2 else None)
         if page.has_previous
         else None,
         "history_next": _query(request.GET, page=page.number + 1) if page.has_next else None,
         "history_first": _query(request.GET, page=None),
-        "game_options": _options(((slug, r.name) for slug, r in RULESETS.items()), selected=scope),
-        "player_options": _options(((p.pk, p.name) for p in members), selected=player_id),
+        "game_choices": [(slug, r.name) for slug, r in RULESETS.items()],
+        "player_options": option_runs(members, player_id),
     }
 
 
@@ -352,16 +296,16 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     context: dict[str, Any] = {
         "league": league,
         "members": members,
-        "members_shown": member_items(league, members if all_members else members[:MEMBERS_SHOWN]),
+        "members_shown": members if all_members else members[:MEMBERS_SHOWN],
         "members_more": _query(request.GET, members="all") + "#members"
         if not all_members and len(members) > MEMBERS_SHOWN
         else None,
         "can_change": can_change,
-        "addable_options": _options((p.pk, p.name) for p in players_addable(request.user, league))
+        "addable_options": option_runs(
+            list(players_addable(request.user, league).values_list("id", "name"))
+        )
         if can_change
-        else "",
-        "export_json": _optional_url("league_export_json", league.pk),
-        "export_csv": _optional_url("league_export_csv", league.pk),
+        else [],
         **_standings_context(request, league),
         **_history_context(request, league, members),
     }
@@ -408,7 +352,7 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
     b = by_id.get(_int(request.GET.get("b")) or 0)
     error = ""
     record = None
-    together: list[SafeString] = []
+    together: list[dict[str, Any]] = []
     if "a" in request.GET or "b" in request.GET:
         if a is None or b is None:
             error = "Pick two members of the league."
@@ -416,15 +360,15 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
             error = "Pick two different players."
     if a is not None and b is not None and not error:
         record = head_to_head(league, a.pk, b.pk)
-        together = _game_items(
+        together = game_rows(
             list(league_games(league, players=[a.pk, b.pk], status="finished")[:10]),
             highlight=a.pk,
         )
     context = {
         "league": league,
         "members": members,
-        "a_options": _options(((p.pk, p.name) for p in members), a.pk if a else None),
-        "b_options": _options(((p.pk, p.name) for p in members), b.pk if b else None),
+        "a_options": option_runs(members, a.pk if a else None),
+        "b_options": option_runs(members, b.pk if b else None),
         "a": a,
         "b": b,
         "record": record,

@@ -1,56 +1,23 @@
-"""The player page's plain-SQL reads (scorekeeper/selectors/player_page.py) equal what the
-ORM queries they replaced computed, on the same data."""
+"""The player page's reads (scorekeeper/selectors/league_player.py): a player's standings
+lines rank them as the league's standings do, and the page's visibility check agrees with
+``player_visible_to``."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db.models import Count, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 
-from scorekeeper.models import League, Membership, Player, PlayerStanding, RatingPoint
+from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.games import player_visible_to
-from scorekeeper.selectors.league_player import player_leagues_visible
-from scorekeeper.selectors.player_page import page_player, series_rows, standing_rows
+from scorekeeper.selectors.league_player import (
+    page_player,
+    player_leagues_visible,
+    player_standings,
+)
+from scorekeeper.selectors.leagues import standings_for_league
 from tests.scorekeeper.league_factories import seed_league
 
 pytestmark = pytest.mark.django_db
-
-
-def _orm_standings(pid: int, league_ids: list[int] | None) -> list[tuple]:  # type: ignore[type-arg]
-    rows = PlayerStanding.objects.filter(player_id=pid)
-    if league_ids is not None:
-        rows = rows.filter(league_id__in=league_ids)
-    scope = {"league_id": OuterRef("league_id"), "ruleset": OuterRef("ruleset")}
-    ahead = (
-        PlayerStanding.objects.filter(**scope, rating__gt=OuterRef("rating"))
-        .order_by()
-        .values("league_id")
-        .annotate(n=Count("*"))
-        .values("n")
-    )
-    everyone = (
-        PlayerStanding.objects.filter(**scope)
-        .order_by()
-        .values("league_id")
-        .annotate(n=Count("*"))
-        .values("n")
-    )
-    return list(
-        rows.annotate(ahead=Coalesce(Subquery(ahead), 0), of=Subquery(everyone)).values_list(
-            "league_id",
-            "league__name",
-            "ruleset",
-            "games",
-            "wins",
-            "place_sum",
-            "mu",
-            "sigma",
-            "rating",
-            "ahead",
-            "of",
-        )
-    )
 
 
 @pytest.fixture
@@ -63,29 +30,24 @@ def leagues(user: User, make_players) -> tuple[League, League, list[Player]]:  #
     return first, second, players
 
 
-def test_standing_rows_equal_the_orm_query(leagues: tuple[League, League, list[Player]]) -> None:
+def test_a_player_s_lines_rank_them_as_the_league_standings_do(
+    leagues: tuple[League, League, list[Player]],
+) -> None:
     first, second, players = leagues
     for player in players:
-        for ids in (None, [first.pk], [second.pk], [first.pk, second.pk], []):
-            assert sorted(standing_rows(player.pk, ids)) == sorted(_orm_standings(player.pk, ids))
-    assert standing_rows(players[0].pk, None)  # there is something to compare
-
-
-def test_series_rows_equal_the_orm_query(leagues: tuple[League, League, list[Player]]) -> None:
-    first, second, players = leagues
-    scopes = set(RatingPoint.objects.values_list("ruleset", flat=True))
-    assert len(scopes) > 1
-    for player in players:
-        for league in (first, second):
-            for scope in scopes:
-                expected = list(
-                    RatingPoint.objects.filter(
-                        player=player, league=league, ruleset=scope, game_id__isnull=False
-                    )
-                    .order_by("played_at", "game_id")
-                    .values_list("rating", "won", "games", "prior_mu", "prior_sigma")
-                )
-                assert series_rows(player.pk, league.pk, scope) == expected
+        for line in player_standings(player, [first.pk, second.pk]):
+            league = first if line["league"] == first.pk else second
+            table = standings_for_league(league, line["ruleset"])
+            row = next(r for r in table if r["player"] == player.pk)
+            # Ties share the better rank; ``of`` is everyone in that league and scope.
+            ahead = sum(r["rating"] > row["rating"] for r in table)
+            assert (line["rank"], line["of"], line["rating"]) == (
+                ahead + 1,
+                len(table),
+                row["rating"],
+            )
+    assert player_standings(players[5], [second.pk]) == []  # never played there
+    assert len(player_standings(players[0])) > len(player_standings(players[0], [first.pk]))
 
 
 def test_page_player_agrees_with_player_visible_to(

@@ -11,11 +11,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_script_prefix
 
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.league_player import RatingSeries
+from scorekeeper.services.games import hand_record
 from scorekeeper.web.league_player import CHART_POINTS, rating_chart
+from scorekeeper.web.leagues import OPTION_RUN
 from tests.scorekeeper.league_factories import (
     SYN,
     dirt_hand,
@@ -179,6 +181,52 @@ def test_add_members(client_in: Client, user: User, league: League, four: list[P
     assert "Choose a player from the list." in followed.content.decode()
 
 
+def _options(html: str, select: str) -> list[tuple[str, bool]]:
+    """A select's options as (label, selected), the empty choice left out."""
+    body = html.split(f'<select id="{select}"', 1)[1].split("</select>", 1)[0]
+    return [
+        (label, bool(chosen))
+        for value, chosen, label in re.findall(
+            r'<option value="([^"]*)"( selected)?>([^<]*)</option>', body
+        )
+        if value
+    ]
+
+
+def test_member_selects_are_right_however_warm_the_cache(
+    client_in: Client, user: User, other_user: User, league: League, make_players
+) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    # More members than one cached run of options, and a few players not in the league.
+    players = make_players(*(f"P{i:03}" for i in range(OPTION_RUN * 2 + 10)))
+    members, outside = players[: OPTION_RUN * 2], players[OPTION_RUN * 2 :]
+    Membership.objects.bulk_create(Membership(league=league, player=p) for p in members)
+    url = f"/leagues/{league.pk}/"
+    names = [p.name for p in members]
+    for _ in range(2):  # cold, then warm
+        page = client_in.get(url).content.decode()
+        assert _options(page, "add-player") == [(p.name, False) for p in outside]
+        assert _options(page, "history-player") == [(n, False) for n in names]
+    # Another member of the league sees the players they may add, not the owner's.
+    bo = Player.objects.create(name="Bo", user=other_user, created_by=other_user)
+    Membership.objects.create(league=league, player=bo)
+    Player.objects.create(name="Bo's friend", created_by=other_user)
+    theirs = Client()
+    theirs.force_login(other_user)
+    assert _options(theirs.get(url).content.decode(), "add-player") == [("Bo&#x27;s friend", False)]
+    assert ("Bo", False) in _options(client_in.get(url).content.decode(), "history-player")
+    # A renamed member shows under the new name; the chosen one is selected, in any run.
+    Player.objects.filter(pk=members[3].pk).update(name="P003 Renamed")
+    chosen = members[OPTION_RUN + 1]
+    page = client_in.get(f"{url}?player={chosen.pk}").content.decode()
+    shown = _options(page, "history-player")
+    assert ("P003 Renamed", False) in shown
+    assert "P003" not in [label for label, _ in shown]
+    assert [label for label, selected in shown if selected] == [chosen.name]
+    h2h = client_in.get(f"{url}head-to-head/?a={members[0].pk}&b={chosen.pk}").content.decode()
+    assert [label for label, selected in _options(h2h, "h2h-a") if selected] == ["P000"]
+    assert [label for label, selected in _options(h2h, "h2h-b") if selected] == [chosen.name]
+
+
 def test_head_to_head_page(
     client_in: Client, user: User, league: League, four: list[Player]
 ) -> None:
@@ -230,6 +278,37 @@ def test_player_page(
     assert client_in.get("/players/999999/").status_code == 404
 
 
+def test_warm_pages_show_every_change(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    ana, bo, cy, _ = four
+    play_syn(user, league, four, [ana], minutes_ago=30)
+    going = play_syn(user, league, four, [bo], target=2, minutes_ago=20)
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert page.count(">Ana</a>") == 4  # standings, members, each game's ranking
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    assert "· Thursday table ·" in player
+    # A renamed league, a renamed player, a game finished: the cached pieces follow.
+    League.objects.filter(pk=league.pk).update(name="Friday table")
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    assert "· Thursday table ·" not in player
+    assert "· Friday table ·" in player
+    Player.objects.filter(pk=ana.pk).update(name="Anastasia")
+    hand_record(game=going, user=None, hand_input={"winner": bo.pk})
+    page = client_in.get(f"/leagues/{league.pk}/").content.decode()
+    assert ">Ana</a>" not in page
+    assert page.count(">Anastasia</a>") == 4
+    assert "in progress" not in page
+    standings = page[page.index('id="standings"') : page.index('id="members"')]
+    assert standings.index(">Bo<") < standings.index(">Anastasia<")  # two wins to one
+    player = client_in.get(f"/players/{bo.pk}/").content.decode()
+    # The same game, another player's page: their name is the one marked.
+    assert f'href="/players/{bo.pk}/" class="lg-me"' in player
+    theirs = client_in.get(f"/players/{cy.pk}/").content.decode()
+    assert f'href="/players/{cy.pk}/" class="lg-me"' in theirs
+    assert 'class="lg-me"' not in page
+
+
 def test_player_page_without_league_games(client_in: Client, user: User, four) -> None:  # type: ignore[no-untyped-def]
     play_syn(user, None, four, [four[0]])
     page = client_in.get(f"/players/{four[0].pk}/").content.decode()
@@ -249,6 +328,33 @@ def test_player_page_latest_games_follow_the_rating_history(
     shown = [int(g) for g in re.findall(r'href="/games/(\d+)/"', latest)]
     assert shown == [point["game"] for point in reversed(history[-5:])]
     assert page.count('class="lg-chart-dot') == 8
+
+
+def test_every_link_of_the_league_pages_follows_the_script_prefix(
+    client_in: Client, user: User, league: League, four: list[Player]
+) -> None:
+    """Served under a path prefix (gunicorn's ``SCRIPT_NAME``, which Django's handler
+    makes the script prefix), each address the league pages give is under it."""
+    play_syn(user, league, four, [four[0]])
+    play_syn(user, league, four, [], target=2)
+    a, b = four[0].pk, four[1].pk
+    pages = [
+        (f"/leagues/{league.pk}/", None),
+        (f"/leagues/{league.pk}/?page=1", "history"),
+        (f"/leagues/{league.pk}/?standings=screw-your-neighbour", "standings"),
+        (f"/leagues/{league.pk}/head-to-head/?a={a}&b={b}", None),
+        (f"/players/{a}/?league={league.pk}", None),
+    ]
+    for url, target in pages:  # the cached fragments, warm without the prefix
+        assert htmx(client_in, url, target or "").status_code == 200
+    with override_script_prefix("/scores/"):
+        for url, target in pages:
+            headers = {"HX-Request": "true", "HX-Target": target} if target else {}
+            body = client_in.get(url, headers=headers, SCRIPT_NAME="/scores").content.decode()
+            body = body.split('<main id="main"', 1)[-1].split("</main>", 1)[0]
+            found = re.findall(r'(?:href|action|hx-get)="(/[^"]*)"', body)
+            assert found, url
+            assert [f for f in found if not f.startswith("/scores/")] == [], url
 
 
 def _series(ratings: list[float]) -> RatingSeries:
