@@ -285,7 +285,12 @@ TRUSTED_PROXY_COUNT = max(env_int("TRUSTED_PROXY_COUNT", 0), 0)
 REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Per process: fragments of the league pages and API answers, each keyed by
+    # everything it shows (so never stale, only evicted).
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
     # Rate-limit counters (scorekeeper.security): a table made by migrate
     # (migration 0003), with an atomic increment.
     "shared": {
