@@ -236,7 +236,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     # A phone that kept the hand while offline sends it with the key it made when the
     # hand was saved (header or field): however often it is sent, it is recorded once.
     sent_key = request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key")
-    key = (sent_key or "").strip()[:100] or None
+    key = (sent_key or "").strip() or None
     if key is not None and not is_idempotency_key(key):
         key = None
     expected = (request.POST.get("number") or "").strip()
