@@ -47,6 +47,7 @@ from scorekeeper.ratings.replay import (
     standing_of,
     store_standings,
 )
+from scorekeeper.retry import once_more_on_deadlock
 
 #: Games replayed in the first chunk; later chunks size themselves to hold the league
 #: lock about CHUNK_SECONDS, so a game finishing meanwhile waits well under 100 ms.
@@ -105,18 +106,16 @@ def process_backlog(
     Without ``chunk_games`` the chunks size themselves to hold the league lock about
     :data:`CHUNK_SECONDS`. Each chunk starts by taking the league lock, as the hooks
     do, so two workers on one league take turns; a chunk that finds the mark moved (by
-    a new change, or by the other worker) starts over from the new mark."""
+    a new change, or by the other worker) starts over from the new mark. A chunk
+    aborted by a deadlock is run once more; another error ends the task, the mark
+    staying where the last chunk left it."""
     run = _Run(chunk_games=chunk_games or CHUNK_GAMES)
     rated = 0
     while True:
-        with transaction.atomic():
-            lock_league(league_id)
-            locked = time.perf_counter()
-            row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
-            if row is None:
-                return rated
-            games = _replay_chunk(row, run)
-        held = time.perf_counter() - locked
+        done = _chunk(league_id, run)
+        if done is None:
+            return rated
+        games, held = done
         rated += games
         if chunk_games is None and games:
             # Aim at CHUNK_SECONDS per chunk, changing by at most half or double.
@@ -127,6 +126,24 @@ def process_backlog(
             )
         if on_chunk is not None:
             on_chunk(held, games)
+
+
+@once_more_on_deadlock
+def _chunk(league_id: int, run: _Run) -> tuple[int, float] | None:
+    """One chunk in its own transaction: the games rated and the seconds the league lock
+    was held (None: no mark is left)."""
+    try:
+        with transaction.atomic():
+            lock_league(league_id)
+            locked = time.perf_counter()
+            row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
+            if row is None:
+                return None
+            games = _replay_chunk(row, run)
+        return games, time.perf_counter() - locked
+    except BaseException:
+        run.at = None  # the states it carried were not stored
+        raise
 
 
 def _replay_chunk(row: RatingBacklog, run: _Run) -> int:

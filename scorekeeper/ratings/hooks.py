@@ -38,17 +38,18 @@ def game_changed(game: Game, *, was_finished: bool, is_finished: bool) -> None:
     )
     points = list(
         RatingPoint.objects.filter(
-            league_id=game.league_id, ruleset=game.ruleset, game_id=game.pk
-        ).values_list("player_id", "place", "won", "played_at")
+            league_id=game.league_id, ruleset__in=(game.ruleset, ALL_GAMES), game_id=game.pk
+        ).values_list("ruleset", "player_id", "place", "won", "played_at")
     )
-    if now == {(pid, place, won) for pid, place, won, _ in points}:
-        return
     since: OrderKey = (game.created_at, game.pk)
-    if points and (points[0][3], game.pk) < since:
+    if points and (points[0][4], game.pk) < since:
         # The game was rated at another time (its start was edited): replay from there.
-        since = (points[0][3], game.pk)
+        since = (points[0][4], game.pk)
+    # Each scope on its own: a replay under way may have rated the game in one scope
+    # and not yet in the other.
     for scope in (game.ruleset, ALL_GAMES):
-        rerate(game.league_id, scope, since, game_id=game.pk)
+        if now != {(pid, place, won) for s, pid, place, won, _ in points if s == scope}:
+            rerate(game.league_id, scope, since, game_id=game.pk)
 
 
 def game_deleted(*, game_id: int | None, league_id: int | None, was_finished: bool) -> None:
