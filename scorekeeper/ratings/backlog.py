@@ -5,16 +5,20 @@ game of the league (0.3 ms a game: seconds at 10,000 games) under the league loc
 every game finishing meanwhile would wait. Instead the hooks
 (:mod:`scorekeeper.ratings.hooks`) leave a :class:`~scorekeeper.models.RatingBacklog`
 mark — the earliest game whose ratings are out of date, per league and scope — and
-enqueue :func:`scorekeeper.tasks.rerate_league`. The task calls :func:`process_backlog`,
-which replays from the mark ``chunk_games`` games per transaction, holding the league
-lock for one chunk only, and moves the mark forward after each.
+see that :func:`scorekeeper.tasks.rerate_league` is queued. The task calls
+:func:`process_backlog`, which replays from the mark ``chunk_games`` games per
+transaction, holding the league lock for one chunk only, and moves the mark forward
+after each.
 
 The invariant that makes each chunk stand alone: **every rating point before the mark is
 right**. A chunk takes each player's state from their latest point before the mark, so a
-worker can stop anywhere (crash, restart) and a new change anywhere only moves the mark
-earlier (the hooks keep the earliest). Games finishing later in the league while a mark
-exists are not rated by their request: the replay reaches them. When the replay reaches
-the end, the standings are recomputed from each player's latest point and the mark goes.
+worker can stop anywhere (crash, restart, a database error) and a new change anywhere
+only moves the mark earlier (the hooks keep the earliest). Games finishing later in the
+league while a mark exists are not rated by their request: the replay reaches them. When
+the replay reaches the end, the standings are recomputed from each player's latest point
+and the mark goes. The marks are the truth: a task that died or failed is queued again by
+the next change and by the worker's sweep (:func:`scorekeeper.tasks.resume_rerates`), and
+resumes from the mark.
 """
 
 from __future__ import annotations
@@ -56,23 +60,19 @@ CHUNK_SECONDS = 0.04
 MIN_CHUNK_GAMES = 5
 
 
-def mark_backlog(league_id: int, scope: str, since: OrderKey) -> bool:
+def mark_backlog(league_id: int, scope: str, since: OrderKey) -> None:
     """Note that the league's ratings in ``scope`` need replaying from ``since`` on
-    (kept if an earlier mark exists). True when the mark is new or moved earlier: the
-    caller then enqueues the task. The caller holds the league lock (as every writer of
-    the marks does)."""
+    (kept if an earlier mark exists: the replay reaches this game too). The caller
+    holds the league lock (as every writer of the marks does)."""
     at, game_id = since
     row = RatingBacklog.objects.filter(league_id=league_id, ruleset=scope).first()
     if row is None:
         RatingBacklog.objects.create(
             league_id=league_id, ruleset=scope, since_created_at=at, since_game_id=game_id
         )
-        return True
-    if since < (row.since_created_at, row.since_game_id):
+    elif since < (row.since_created_at, row.since_game_id):
         row.since_created_at, row.since_game_id = at, game_id
         row.save(update_fields=["since_created_at", "since_game_id"])
-        return True
-    return False  # the replay under way (or queued) reaches this game too
 
 
 def has_backlog(league_id: int, scope: str | None = None) -> bool:

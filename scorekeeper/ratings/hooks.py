@@ -13,7 +13,7 @@ from django.db.models import Min
 from scorekeeper.models import ALL_GAMES, Game, RatingPoint, Seat
 from scorekeeper.ratings.backlog import has_backlog, mark_backlog
 from scorekeeper.ratings.replay import OrderKey, at_or_after, lock_league, replay_league_ratings
-from scorekeeper.tasks import rerate_league
+from scorekeeper.tasks import rerate_soon
 
 #: A change with at most this many rating points after it (about 100 games, 30 ms) is
 #: replayed on the request; a longer replay is left to a background task.
@@ -79,7 +79,6 @@ def rerate(league_id: int, scope: str, since: OrderKey, *, game_id: int | None) 
         if len(later.values_list("pk", flat=True)[: INLINE_POINTS + 1]) <= INLINE_POINTS:
             replay_league_ratings(league_id, scope, since=since)
             return
-    if mark_backlog(league_id, scope, since):
-        # With the database backend the task is a row written in this same
-        # transaction: it exists exactly when the mark does.
-        rerate_league.enqueue(league_id)
+    mark_backlog(league_id, scope, since)
+    # Even when the mark did not move: the task that was to reach this game may be gone.
+    rerate_soon(league_id)
