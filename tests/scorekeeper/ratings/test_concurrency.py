@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
+from django_tasks_db.models import DBTaskResult
 
 from scorekeeper.models import Game, League, Player, PlayerStanding, RatingBacklog
 from scorekeeper.ratings.backlog import process_backlog
@@ -32,7 +33,7 @@ pytestmark = [
 
 TABLES = 6
 #: How long two tables keep correcting games of one league at once.
-RACE_SECONDS = 8
+RACE_SECONDS = 6
 
 
 def _standings(league: League) -> dict[tuple[str, int], tuple[int, int, float, float]]:
@@ -138,15 +139,22 @@ def _deadlocks() -> int:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("replay", ["inline", "worker"])
-def test_corrections_of_two_games_during_a_replay_never_deadlock(replay, monkeypatch, settings):
+def test_corrections_of_two_games_during_a_replay_never_deadlock(
+    replay, monkeypatch, settings, start_worker
+):
     """Two tables correct the first hand of the 6th and the 36th game of a 40-game league
     over and over, each correction re-rating the league from its game: on the request
     (each write holds its game, then the league, and writes the later games' rating
-    points), or left to the worker replaying three games a chunk meanwhile. Every write
-    goes through, PostgreSQL breaks no deadlock, and the ratings end as a rebuild's."""
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
-    if replay == "worker":
+    points), or left to the worker (``manage.py worker``'s loop) replaying three games a
+    chunk. Every write goes through, PostgreSQL breaks no deadlock, no task fails, and
+    the ratings end as a rebuild's."""
+    if replay == "inline":
+        settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}
+    else:  # tasks as rows in the database (start_worker)
         monkeypatch.setattr("scorekeeper.ratings.hooks.INLINE_POINTS", 0)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.CHUNK_GAMES", 3)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.MIN_CHUNK_GAMES", 3)
+        monkeypatch.setattr("scorekeeper.ratings.backlog.CHUNK_SECONDS", 0.0)
     owner = User.objects.create_user("host", password="table-talk-42")
     league = League.objects.create(name="Corrections night", owner=owner)
     players = [Player.objects.create(name=f"P{i}", created_by=owner) for i in range(6)]
@@ -171,26 +179,20 @@ def test_corrections_of_two_games_during_a_replay_never_deadlock(replay, monkeyp
         finally:
             connection.close()
 
-    def worker() -> None:
-        try:
-            while time.monotonic() < until:
-                process_backlog(league.pk, chunk_games=3)
-        except BaseException as exc:  # pragma: no cover - reported below
-            failures.append(exc)
-        finally:
-            connection.close()
-
+    stop_worker = start_worker() if replay == "worker" else (lambda: None)
     threads = [threading.Thread(target=correct, args=(0, games[5]))]
     threads.append(threading.Thread(target=correct, args=(1, games[35])))
-    if replay == "worker":
-        threads.append(threading.Thread(target=worker))
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=RACE_SECONDS + 30)
+    stop_worker()
     assert not failures, failures
     assert min(writes) > 5
     assert _deadlocks() == deadlocks
+    if replay == "worker":
+        assert DBTaskResult.objects.filter(status="SUCCESSFUL").exists()
+        assert not DBTaskResult.objects.filter(status="FAILED").exists()
 
     process_backlog(league.pk)  # what the worker had left
     assert not RatingBacklog.objects.exists()

@@ -6,7 +6,6 @@ league's mark, and the worker outlives a lost database connection."""
 from __future__ import annotations
 
 import signal
-import threading
 import time
 from collections.abc import Iterator
 
@@ -16,7 +15,6 @@ from django.db import OperationalError, connection
 from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from scorekeeper.management.commands import worker as worker_command
-from scorekeeper.management.commands.worker import Worker
 from scorekeeper.models import League, RatingBacklog
 from scorekeeper.ratings import backlog, hooks
 from scorekeeper.ratings.backlog import process_backlog
@@ -67,26 +65,6 @@ def settled(league: League) -> bool:
     return (snapshot(league), points(league)) == live
 
 
-def run_worker(**options: object) -> tuple[Worker, threading.Thread]:
-    worker = Worker(
-        queue_names=["default"], excluded_queue_names=[], interval=0.05, batch=False,
-        backend_name="default", startup_delay=False, max_tasks=None, worker_id="test",
-        sweep_interval=0.2,
-    )  # fmt: skip
-    for key, value in options.items():
-        setattr(worker, key, value)
-
-    def work() -> None:
-        try:
-            worker.run()
-        finally:
-            connection.close()  # this thread's
-
-    thread = threading.Thread(target=work)
-    thread.start()
-    return worker, thread
-
-
 def wait_for(condition, seconds: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
     until = time.monotonic() + seconds
     while time.monotonic() < until:
@@ -124,7 +102,7 @@ def test_a_replay_killed_with_its_worker_is_resumed_when_a_worker_starts(
 
 
 def test_a_replay_failed_on_a_database_error_is_resumed_by_the_sweep(
-    user, league, four, monkeypatch
+    user, league, four, monkeypatch, start_worker
 ):
     corrected_night(user, league, four)
     real = backlog.rate_games
@@ -138,13 +116,9 @@ def test_a_replay_failed_on_a_database_error_is_resumed_by_the_sweep(
 
     monkeypatch.setattr(backlog, "CHUNK_GAMES", 4)
     monkeypatch.setattr(backlog, "rate_games", failing_once)
-    worker, thread = run_worker()
-    try:
-        assert wait_for(lambda: not RatingBacklog.objects.exists())
-    finally:
-        worker.stop()
-        thread.join(timeout=10)
-    connection.close()
+    stop = start_worker()
+    assert wait_for(lambda: not RatingBacklog.objects.exists())
+    stop()
 
     assert DBTaskResult.objects.filter(status="FAILED").count() == 1
     assert DBTaskResult.objects.filter(status="SUCCESSFUL").exists()
@@ -166,7 +140,7 @@ def test_a_correction_queues_the_re_rate_again_when_the_mark_stays(
     assert settled(league)
 
 
-def test_the_worker_outlives_the_database_going_away(user, league, four, monkeypatch):
+def test_the_worker_outlives_the_database_going_away(user, league, four, monkeypatch, start_worker):
     """The server restarts while the worker waits for tasks: its next look fails."""
     games = [play_syn(user, league, four, [four[i % 4]], minutes_ago=100 - i) for i in range(12)]
     monkeypatch.setattr(worker_command, "RECONNECT_SECONDS", 0.05)
@@ -180,37 +154,27 @@ def test_the_worker_outlives_the_database_going_away(user, league, four, monkeyp
         return real(self)
 
     monkeypatch.setattr(DBTaskResultQuerySet, "get_locked", get_locked)
-    worker, thread = run_worker(sweep_interval=0.0)
-    try:
-        assert wait_for(lambda: len(looks) > 5)
-        assert thread.is_alive()
-        hand_replace(game=games[0], number=1, user=None, hand_input={"winner": four[3].pk})
-        assert wait_for(lambda: not RatingBacklog.objects.exists())
-    finally:
-        worker.stop()
-        thread.join(timeout=10)
-    connection.close()
+    stop = start_worker(sweep_interval=0.0)
+    assert wait_for(lambda: len(looks) > 5)  # it looked again after the failures
+
+    hand_replace(game=games[0], number=1, user=None, hand_input={"winner": four[3].pk})
+    assert wait_for(lambda: not RatingBacklog.objects.exists())
+    stop()
     assert settled(league)
 
 
 @on_postgres
-def test_the_worker_outlives_a_lost_database_connection(user, league, four):
+def test_the_worker_outlives_a_lost_database_connection(user, league, four, start_worker):
     games = [play_syn(user, league, four, [four[i % 4]], minutes_ago=100 - i) for i in range(12)]
-    worker, thread = run_worker(sweep_interval=0.0)
-    try:
-        time.sleep(0.3)  # waiting for tasks
-        with connection.cursor() as cursor:  # as a restart of the server would
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        time.sleep(0.3)
-        assert thread.is_alive()
+    stop = start_worker(sweep_interval=0.0)
+    time.sleep(0.3)  # waiting for tasks
+    with connection.cursor() as cursor:  # as a restart of the server would
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
-        hand_replace(game=games[0], number=1, user=None, hand_input={"winner": four[3].pk})
-        assert wait_for(lambda: not RatingBacklog.objects.exists())
-    finally:
-        worker.stop()
-        thread.join(timeout=10)
-    connection.close()
+    hand_replace(game=games[0], number=1, user=None, hand_input={"winner": four[3].pk})
+    assert wait_for(lambda: not RatingBacklog.objects.exists())
+    stop()
     assert settled(league)
