@@ -41,10 +41,8 @@ def game_changed(game: Game, *, was_finished: bool, is_finished: bool) -> None:
             league_id=game.league_id, ruleset__in=(game.ruleset, ALL_GAMES), game_id=game.pk
         ).values_list("ruleset", "player_id", "place", "won", "played_at")
     )
-    since: OrderKey = (game.created_at, game.pk)
-    if points and (points[0][4], game.pk) < since:
-        # The game was rated at another time (its start was edited): replay from there.
-        since = (points[0][4], game.pk)
+    # From the game, or from where it was rated if that was earlier (its start edited).
+    since: OrderKey = min([(game.created_at, game.pk), *((p[4], game.pk) for p in points)])
     # Each scope on its own: a replay under way may have rated the game in one scope
     # and not yet in the other.
     for scope in (game.ruleset, ALL_GAMES):
