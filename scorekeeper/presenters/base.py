@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def ordinal(n: int) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
 
 
 @dataclass
@@ -96,6 +96,16 @@ class Presenter:
     def goal(self, options: Mapping[str, Any]) -> str:
         """How the game is won, in a few words, for these options."""
         return ""
+
+    def game_goal(self, rules: Ruleset) -> str:
+        """How the game ends and who wins, with its default options and what the options
+        change, in a few words (the home page's game cards)."""
+        return ""
+
+    def final_score(self, row: StandingRow) -> str:
+        """A final score in the game's own unit (the shared result; see
+        shared/spec/api.md, ``standings``)."""
+        return f"{row.score} pts".replace("-", MINUS)
 
     def hands_total(self, state: GameState) -> int | None:
         """How many hands the game has, when it has a fixed number."""

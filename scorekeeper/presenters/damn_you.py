@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
-from scorekeeper.presenters.base import Fact, Gap, Presenter, signed
+from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
 
 if TYPE_CHECKING:
     from scorekeeper.web.forms import Entry
@@ -25,6 +25,12 @@ class DamnYouPresenter(Presenter):
 
     def goal(self, options: Mapping[str, Any]) -> str:
         return "most chips win"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "one deal by each player; most chips wins"
+
+    def final_score(self, row: StandingRow) -> str:
+        return plural(int(row.score), "chip")
 
     def hands_total(self, state: GameState) -> int | None:
         return int(state.extras.get("hands_total") or 0) or None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
 from games.dirt import card_points
 from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand
@@ -21,6 +21,13 @@ class DirtPresenter(LeftInHand):
 
     def goal(self, options: Mapping[str, Any]) -> str:
         return "lowest total wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        hands = sorted({v.hands for v in rules.variants if v.hands})
+        default = rules.variant(None)
+        length = f"{default.hands} hands" if default and default.hands else "the variant's hands"
+        span = f" ({hands[0]}–{hands[-1]} by variant)" if len(hands) > 1 else ""
+        return f"lowest total after {length}{span} wins"
 
     def hands_total(self, state: GameState) -> int | None:
         return len(state.extras.get("dirt_ranks") or []) or None

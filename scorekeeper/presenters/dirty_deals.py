@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.cards import SUIT_SYMBOLS, SUITS
 from games.dirty_deals import BOWER, RANKS_IN_PLAY, RUBBER_TARGET, RUBBERS_TO_WIN
 from games.state import StandingRow
@@ -28,6 +28,14 @@ class DirtyDealsPresenter(Presenter):
 
     def goal(self, options: Mapping[str, Any]) -> str:
         return "first to win two rubbers takes the match"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "rubbers to 9 points; first to win two rubbers takes the match"
+
+    def final_score(self, row: StandingRow) -> str:
+        # The match is won on rubbers; points only count inside the unfinished one.
+        rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
+        return f"{rubbers} + {row.score} pts" if row.score else rubbers
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.cards import UNO_COLOUR_NAMES, UNO_COLOURS, parse_uno, uno_deck
 from games.dirty_uno import TARGET
 from games.dirty_uno import card_points as uno_points
@@ -26,6 +26,9 @@ class DirtyUnoPresenter(LeftInHand):
         if options.get("scoring", "standard") == "penalty":
             return "a score past 500 ends it; lowest score wins"
         return "first past 500 wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "first past 500 wins (penalty scoring: lowest score wins)"
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]

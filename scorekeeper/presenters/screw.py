@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games import GameState, HandOutcome
+from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
-from scorekeeper.presenters.base import Fact, Gap, Presenter
+from scorekeeper.presenters.base import Fact, Gap, Presenter, plural
 
 
 class ScrewPresenter(Presenter):
@@ -21,6 +21,13 @@ class ScrewPresenter(Presenter):
     def goal(self, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)
         return f"first to {target} hand wins" if target else "most hand wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        target = next((o.default for o in rules.options if o.name == "target_wins"), 3)
+        return f"first to {target} hand wins (or the target you set, or none)"
+
+    def final_score(self, row: StandingRow) -> str:
+        return plural(int(row.score), "hand win")
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
