@@ -1,11 +1,12 @@
 """Form input of the score-sheet pages, turned into the shapes the API takes.
 
-The pages post plain HTML forms (they work without JavaScript); these functions build
-from them exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept, so
-the same services (and the engine behind them) check and score both. Nothing here
-validates the rules: a bad value is passed on as typed and the engine names the problem.
+The pages post plain HTML forms (they work without JavaScript); from them are built
+exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept (a hand's by
+its game's presenter, ``Presenter.hand_input``), so the same services (and the engine
+behind them) check and score both. Nothing here validates the rules: a bad value is
+passed on as typed and the engine names the problem.
 
-An :class:`Entry` is the other direction: the raw values of a hand form, from a post (to
+An :class:`Entry` holds the raw values of a hand form, from a post (to build the hand and
 show them again next to an error) or from a stored hand (to correct it).
 """
 
