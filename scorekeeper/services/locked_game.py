@@ -135,6 +135,10 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
     raise PermissionDenied(refusal)
 
 
+#: The game's columns every write saves (:func:`sync_derived`).
+DERIVED_FIELDS = ["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+
+
 def sync_derived(
     game: Game,
     state: GameState,
@@ -154,9 +158,7 @@ def sync_derived(
         game.finished_at = None
     game.hand_count = state.hands[-1].number if state.hands else 0
     game.version += 1
-    game.save(
-        update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
-    )
+    game.save(update_fields=DERIVED_FIELDS)
     live.game_changed(
         game.pk, game.version, first_changed if first_changed else game.hand_count + 1
     )
