@@ -70,9 +70,9 @@ serve_and_test() {
     --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
   pids+=($!)
   wait_for "$app_url/rules/" "$!" "$work/gunicorn.log"
-  echo "== the events server (uvicorn scorekeeper.live.asgi:app, 2 processes), $events_url"
-  "${run[@]}" "$bin/uvicorn" scorekeeper.live.asgi:app --host 127.0.0.1 --port "$events_port" \
-    --workers 2 --no-access-log --timeout-graceful-shutdown 2 >"$work/events.log" 2>&1 &
+  echo "== the events server (python -m scorekeeper.live, 2 processes), $events_url"
+  "${run[@]}" "$bin/python" -m scorekeeper.live --host 127.0.0.1 --port "$events_port" \
+    --workers 2 >"$work/events.log" 2>&1 &
   pids+=($!)
   wait_for "${events_url}health" "$!" "$work/events.log"
   echo "== the background worker (manage.py db_worker)"
