@@ -2,9 +2,9 @@
 # The production profile, started the way README "Running it for real" says, then tested
 # over HTTP: DEBUG off, a fresh SECRET_KEY, collectstatic (compressed manifest storage),
 # migrate, demo data, gunicorn with two workers (and gunicorn.conf.py), the events server
-# (python -m scorekeeper.live) and the background worker on PostgreSQL. The tests marked `production` (tests/production over
-# HTTP, the offline-rules and API-docs browser tests) then run against it with
-# SCOREKEEPER_BASE_URL set.
+# (python -m scorekeeper.live) and the background worker on PostgreSQL. The tests marked
+# `production` (tests/production over HTTP, the offline-rules and API-docs browser tests)
+# then run against it with SCOREKEEPER_BASE_URL set.
 #
 #   .ci/with-postgres.sh .ci/production-smoke.sh     (or DATABASE_URL=postgres://…)
 #
