@@ -160,18 +160,17 @@ class EventsApp:
             else:
                 address = str((scope.get("client") or ("?",))[0])
                 if not self.streams.enter(address):  # before any await: counted at once
-                    await _plain(
-                        send,
-                        429,
-                        guard.TOO_MANY_BODY,
-                        [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"60")],
-                    )
+                    await _plain(send, 429, guard.TOO_MANY_BODY, retry_after=60)
                     return
                 try:
-                    if granted.invite is None or await _invite_is_live(
+                    live = granted.invite is None or await _invite_is_live(
                         granted.game, granted.invite
-                    ):
+                    )
+                    if live:
                         await self._stream(granted.game, receive, send, invite=granted.invite)
+                    elif live is None:
+                        unavailable = b"The live sheet is out of reach for a moment.\n"
+                        await _plain(send, 503, unavailable, retry_after=10)
                     else:
                         await _plain(send, 403, b"This link to the game was revoked.\n")
                 finally:
@@ -224,33 +223,28 @@ class EventsApp:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-async def _invite_is_live(game: int, invite: int) -> bool:
-    """One indexed query, for a guest's stream only (signed-in viewers need none)."""
-    from asgiref.sync import sync_to_async
-    from django.db import close_old_connections, connection
-
-    def check() -> bool:
-        close_old_connections()
-        try:
-            return sources.invite_is_live(game, invite)
-        finally:
-            # Rare (a guest opening a sheet): hold no idle connection for it. On
-            # PostgreSQL this process otherwise needs none but its LISTEN one.
-            if connection.vendor == "postgresql":
-                connection.close()
-
+async def _invite_is_live(game: int, invite: int) -> bool | None:
+    """One indexed query, for a guest's stream only (signed-in viewers need none); None
+    when the database cannot say."""
     try:
-        return await sync_to_async(check, thread_sensitive=True)()
+        return await sources.orm(sources.invite_is_live, game, invite)
     except Exception as exc:  # the database is away: let the guest's page poll instead
         log.warning("live: could not check a guest's link (%s)", exc)
-        return False
+        return None
 
 
 async def _plain(
-    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
+    send: Send,
+    status: int,
+    body: bytes,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    *,
+    retry_after: int | None = None,
 ) -> None:
     sent = headers or [(b"content-type", b"text/plain; charset=utf-8")]
     sent = [*sent, (b"cache-control", b"no-store")]
+    if retry_after is not None:
+        sent.append((b"retry-after", str(retry_after).encode()))
     await send({"type": "http.response.start", "status": status, "headers": sent})
     await send({"type": "http.response.body", "body": body})
 

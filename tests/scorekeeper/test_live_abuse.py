@@ -46,13 +46,13 @@ async def open_many(
     port: int, head: bytes, count: int = MANY
 ) -> list[tuple[bytes, asyncio.StreamWriter]]:
     """``count`` connections at once, each sending ``head``: (the status, or b"" if
-    none came within a second; the writer)."""
+    none came within 5 s; the writer)."""
 
     async def one() -> tuple[bytes, asyncio.StreamWriter]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(head)
         try:
-            line = await asyncio.wait_for(reader.readline(), 1.0)
+            line = await asyncio.wait_for(reader.readline(), 5.0)
         except (TimeoutError, OSError):
             line = b""
         return [*line.split(), b"", b""][1], writer
@@ -102,7 +102,7 @@ def test_half_sent_requests_are_counted_and_dropped_while_a_phone_gets_its_event
     The cap counts them as they connect (the rest are answered 429 at once), the
     head's deadline closes the others, and a phone at another address keeps its
     stream and its events all along."""
-    monkeypatch.setattr(guard, "HEAD_SECONDS", 1.0)
+    monkeypatch.setattr(guard, "HEAD_SECONDS", 3.0)  # longer than opening them all takes
     players = make_players("Ana", "Bo", "Cy", created_by=user)
     game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})
     with events_server(max_per_address=CAP, behind_proxy=False, keep_alive=1) as (base, app):
@@ -113,7 +113,9 @@ def test_half_sent_requests_are_counted_and_dropped_while_a_phone_gets_its_event
             async def abuse() -> tuple[Counter[bytes], dict[str, int]]:
                 half = b"GET /events/health HTTP/1.1\r\nHost: x\r\n"
                 answers = await open_many(port_of(base), half, MANY + CAP)
-                await asyncio.sleep(1.5)  # past the head's deadline
+                deadline = time.monotonic() + 5
+                while app.connections.held.get("127.0.0.1") and time.monotonic() < deadline:
+                    await asyncio.sleep(0.1)  # until the head's deadline closed them
                 held = dict(app.connections.held)
                 close_all([writer for _, writer in answers])
                 return Counter(status for status, _ in answers), held
