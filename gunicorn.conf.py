@@ -1,6 +1,6 @@
-"""gunicorn's settings for scorekeeper. gunicorn reads this file from the directory it
-is started in (the checkout, in every recipe of the README), before its command line,
-which may override any of them (``--workers 3``)."""
+"""gunicorn's settings for scorekeeper: ``gunicorn -c gunicorn.conf.py scorekeeper.wsgi``
+from the checkout, as every recipe of the README says (gunicorn would also read it from
+there unasked). Its command line may override any of them (``--workers 3``)."""
 
 # A thread per request, and none for a client whose request has not arrived: a slow
 # or half-open connection cannot hold the app (scorekeeper/serving.py).

@@ -68,7 +68,7 @@ serve_and_test() {
   # gunicorn.conf.py (read from the checkout, as in every recipe): threads that wait for
   # no slow client, and an access log without join tokens (checked below).
   echo "== gunicorn, 2 workers, $app_url/"
-  "${run[@]}" "$bin/gunicorn" scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
+  "${run[@]}" "$bin/gunicorn" -c gunicorn.conf.py scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
     --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
   pids+=($!)
   wait_for "$app_url/rules/" "$!" "$work/gunicorn.log"

@@ -58,7 +58,8 @@ def gunicorn(tmp_path: Path) -> Iterator[tuple[int, Path]]:
     log = tmp_path / "access.log"
     server = subprocess.Popen(
         [
-            *(sys.executable, "-m", "gunicorn", "tests.scorekeeper.test_serving:hello"),
+            *(sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"),
+            "tests.scorekeeper.test_serving:hello",
             *("--workers", "1", "--threads", "2", "--bind", f"127.0.0.1:{port}"),
             *("--access-logfile", str(log), "--log-level", "warning"),
         ],
