@@ -8,11 +8,10 @@ answers how many streams this process holds. Everything else is 404. ``/events/`
 the path of ``LIVE_EVENTS_URL`` when it has one (``/scores/events/`` for an app served
 under ``/scores/``), so a proxy passes the phones' requests on unchanged. A guest's ticket
 names their link: the stream opens only while the link is live (one query) and ends
-when it is revoked. One client
-address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS`` connections per process, whether
-streaming or half-sent (:mod:`.guard`; ``429`` beyond: the page then polls), and as
-many streams behind a proxy; a connection that sends no whole request head in time is
-closed, so a script cannot tie up the server's connections. Each process
+when it is revoked. One client address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS``
+connections per process, streaming or half-sent alike (:mod:`.guard`), and behind a
+proxy as many streams (``429`` beyond: the page then polls); a connection that sends
+no whole request head in time is closed: a script cannot tie up the server. Each process
 keeps one source of changes (:mod:`.sources`) and its open streams, nothing else: run
 as many as you like (``--workers``), behind the same proxy path, on one PostgreSQL.
 """

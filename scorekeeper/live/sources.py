@@ -106,14 +106,11 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
             await asyncio.sleep(delay)
 
 
-async def end_revoked(hub: Hub) -> int:
-    """End the streams of guests whose link was revoked (or deleted with its game); how
-    many links were."""
+async def end_revoked(hub: Hub) -> None:
+    """End the streams of guests whose link was revoked (or deleted with its game)."""
     links = hub.invites()
-    revoked = await orm(_revoked, list(links)) if links else []
-    for invite in revoked:
+    for invite in await orm(_revoked, list(links)) if links else []:
         hub.revoke(links[invite], invite)
-    return len(revoked)
 
 
 def _revoked(invites: Iterable[int]) -> list[int]:

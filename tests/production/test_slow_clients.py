@@ -64,7 +64,9 @@ def test_a_join_link_opens_without_its_token_in_the_log(base_url: str) -> None:
     )
     assert invite.status_code == 201, invite.text
     guest = Session(base_url)
-    joined = guest.get(invite.json()["url"])
-    assert joined.status_code == 200
-    # .ci/production-smoke.sh fails when gunicorn's log holds `/join/<token>`.
     assert "/join/" in urlsplit(invite.json()["url"]).path
+    joined = guest.get(invite.json()["url"])  # a watch link: straight to the sheet
+    assert joined.status_code == 302
+    assert joined.header("Location") == f"{guest.prefix}/games/{game['id']}/"
+    assert guest.get(f"/games/{game['id']}/").status_code == 200
+    # .ci/production-smoke.sh fails when gunicorn's log holds `/join/<token>`.
