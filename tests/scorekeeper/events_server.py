@@ -50,6 +50,7 @@ def events_server(
         host="127.0.0.1",
         port=port,
         http=app.http,
+        ws="none",
         proxy_headers=behind_proxy,
         timeout_keep_alive=keep_alive,
         lifespan="on",
