@@ -38,7 +38,7 @@ _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*(\d{1,12})[ \t]*\r\n", re.IGNOR
 _CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue", re.IGNORECASE)
 
 
-def arrived(data: bytes) -> bool:
+def arrived(data: bytes | bytearray) -> bool:
     """Whether ``data`` holds a whole request head and the body it announces (up to
     :data:`BODY_LIMIT`; none when the client waits to be told to send it), or more
     head than a thread should wait for."""
@@ -78,7 +78,7 @@ class HeadFirstWorker(ThreadWorker):
             self.enqueue_req(conn)
             return
         conn.sock.setblocking(False)
-        conn.arrived = b""
+        conn.arrived = bytearray()
         conn.deadline = time.monotonic() + HEAD_SECONDS
         self.arriving.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._read, conn))
@@ -108,7 +108,7 @@ class HeadFirstWorker(ThreadWorker):
         received, conn.arrived = getattr(conn, "arrived", b""), b""
         if received:
             conn.init()
-            conn.parser.unreader.unread(received)
+            conn.parser.unreader.unread(bytes(received))
         return super().handle(conn)
 
     def murder_keepalived(self, force: bool = False) -> None:
