@@ -32,6 +32,8 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.ratings.hooks import game_deleted
+from scorekeeper.ratings.replay import lock_league
+from scorekeeper.retry import once_more_on_deadlock
 from scorekeeper.selectors.games import can_change_league, derived_of
 from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
@@ -81,6 +83,7 @@ def _as_id(value: object, field: str, what: str) -> int:
     return parse_id(value, field, what)
 
 
+@once_more_on_deadlock
 @transaction.atomic
 def game_create(
     *,
@@ -140,6 +143,7 @@ def game_create(
     return game
 
 
+@once_more_on_deadlock
 def hand_record(
     *,
     game: Game,
@@ -234,6 +238,7 @@ def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[
     return folded
 
 
+@once_more_on_deadlock
 def hand_replace(
     *,
     game: Game,
@@ -282,6 +287,7 @@ def hand_replace(
         return HandWritten(game=locked, state=state, hand=target, outcome=outcome)
 
 
+@once_more_on_deadlock
 def hand_undo(
     *, game: Game, number: int, user: User | None, guest: Guest | None = None
 ) -> HandWritten:
@@ -315,6 +321,7 @@ def hand_undo(
         return HandWritten(game=locked, state=state, hand=None, outcome=None)
 
 
+@once_more_on_deadlock
 def game_close(*, game: Game, user: User | None) -> GameState:
     """End a game by hand (open-ended Screw Your Neighbour, or a table that stops early):
     the standings become the final ranking. The state's ``hands`` hold the last one only."""
@@ -329,6 +336,7 @@ def game_close(*, game: Game, user: User | None) -> GameState:
         return state
 
 
+@once_more_on_deadlock
 def game_reopen(*, game: Game, user: User | None) -> GameState:
     """Take back an end by hand: the game goes on. The state's ``hands`` hold the last
     one only."""
@@ -343,6 +351,7 @@ def game_reopen(*, game: Game, user: User | None) -> GameState:
         return state
 
 
+@once_more_on_deadlock
 def game_delete(*, game: Game, user: User | None) -> None:
     """Delete a score sheet and everything derived from it."""
     with transaction.atomic():
@@ -350,6 +359,8 @@ def game_delete(*, game: Game, user: User | None) -> None:
         check_may(locked, user, None, "manage")
         was_finished = locked.status == GameStatus.FINISHED
         league_id = locked.league_id
+        if was_finished and league_id is not None:
+            lock_league(league_id)  # before the row's key lock (the lock order: replay.py)
         locked.delete()
         live.game_changed(game.pk, None)
         game_deleted(game_id=game.pk, league_id=league_id, was_finished=was_finished)

@@ -182,7 +182,7 @@ def result_publish(*, game: Game, state: GameState) -> str:
     if not state.finished:
         raise ConflictError(NOT_FINISHED)
     with transaction.atomic():
-        row = Game.objects.select_for_update().only("pk", "public_token").get(pk=game.pk)
+        row = Game.objects.select_for_update(no_key=True).only("pk", "public_token").get(pk=game.pk)
         if not row.public_token:
             row.public_token = secrets.token_urlsafe(TOKEN_BYTES)
             row.save(update_fields=["public_token"])
