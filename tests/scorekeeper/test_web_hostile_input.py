@@ -76,6 +76,7 @@ def test_long_hand_form_keys_are_kept_whole(ana: Client, user: User, three: list
         assert ana.post(f"/games/{game.pk}/hands/", body).status_code == 302
     assert Hand.objects.filter(game=game).count() == 2
 
+
 def new_game(client: Client, three: list[Player], **fields: str) -> Any:
     body = {
         "ruleset": "dirt",
