@@ -502,7 +502,12 @@ def test_account_forms_refuse_hostile_values(table: Table, name: str) -> None:
     wrong = _form_refusals(
         client, "/accounts/login/", {"username": "ana", "password": "table-talk-42"}, name
     )
-    signup = {"username": "newbie", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"}
+    signup = {
+        "username": "newbie",
+        "email": "newbie@example.org",
+        "password1": "a-Long-pass-42",
+        "password2": "a-Long-pass-42",
+    }
     wrong |= {
         f"signup {k}": v
         for k, v in _form_refusals(client, "/accounts/signup/", signup, name).items()

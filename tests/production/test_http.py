@@ -247,6 +247,7 @@ def test_wrong_passwords_locked_out_across_workers(base_url: str) -> None:
         "/accounts/signup/",
         form={
             "username": username,
+            "email": f"{username}@example.org",
             "password1": password,
             "password2": password,
             "csrfmiddlewaretoken": signup.cookies["csrftoken"],
