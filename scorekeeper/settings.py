@@ -131,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scorekeeper.web.theme.theme_context",
+                "scorekeeper.web.accounts.signup_context",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },

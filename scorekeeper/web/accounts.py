@@ -54,11 +54,9 @@ class SignInForm(AuthenticationForm):
         return super().get_invalid_login_error()
 
 
-class SignInView(auth_views.LoginView):
-    form_class = SignInForm
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return {**super().get_context_data(**kwargs), "signup": settings.SIGNUP}
+def signup_context(request: HttpRequest) -> dict[str, str]:
+    """For the pages that offer sign-up (not when it is closed): ``settings.SIGNUP``."""
+    return {"signup_policy": settings.SIGNUP}
 
 
 class SignUpForm(UserCreationForm):
@@ -136,7 +134,11 @@ def _limited(group: str, view: Any) -> Any:
 
 
 urlpatterns = [
-    path("accounts/login/", _limited("sign-in", SignInView.as_view()), name="login"),
+    path(
+        "accounts/login/",
+        _limited("sign-in", auth_views.LoginView.as_view(form_class=SignInForm)),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", signup, name="signup"),
     path(
