@@ -515,6 +515,33 @@ def test_account_forms_refuse_hostile_values(table: Table, name: str) -> None:
     assert wrong == {}
 
 
+@pytest.mark.parametrize("name", list(TEXT_HOSTILE))
+def test_my_account_forms_refuse_hostile_values(table: Table, page: Client, name: str) -> None:
+    phrase = "a-Long-pass-42"
+    forms: dict[str, dict[str, Any]] = {
+        "/accounts/": {"name": "Ana", "email": "ana@example.org"},
+        "/accounts/password/": {
+            "old_password": "table-talk-42",
+            "new_password1": phrase,
+            "new_password2": phrase,
+        },
+        "/accounts/delete/": {"username": table.user.get_username()},
+    }
+    wrong = {
+        f"{url} {k}": v
+        for url, form in forms.items()
+        for k, v in _form_refusals(page, url, form, name).items()
+    }
+    reset = {"email": "ana@example.org"}
+    wrong |= {
+        f"reset {k}": v
+        for k, v in _form_refusals(
+            Client(raise_request_exception=False), "/accounts/password/reset/", reset, name
+        ).items()
+    }
+    assert wrong == {}
+
+
 @pytest.mark.parametrize("name", list(ALL_HOSTILE))
 def test_searches_and_filters_never_fail(page: Client, table: Table, name: str) -> None:
     """Search boxes and list filters: hostile text finds nothing (200) or is refused."""
