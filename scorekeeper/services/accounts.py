@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -70,7 +70,15 @@ def account_create(
             ).update(uses=F("uses") + 1)
             if not claimed:
                 raise AccountRefused(INVITATION_USED, "invite")
-        user = User.objects.create_user(username, email, password)
+        # (The forms check it too, before; this is for two sign-ups racing for one name.)
+        taken = AccountRefused("A user with that username already exists.", "username")
+        if User.objects.filter(username__iexact=username).exists():
+            raise taken
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(username, email, password)
+        except IntegrityError:
+            raise taken from None
         player_create(name=display_name or username, created_by=user, user=user)
     return user
 

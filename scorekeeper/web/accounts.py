@@ -117,7 +117,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 invite=form.cleaned_data["invite"],
             )
         except AccountRefused as exc:
-            form.add_error("invite", exc.message)
+            form.add_error(exc.field or None, exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
@@ -129,26 +129,22 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
     success_message = "Your password is changed."
 
 
-def _limited(group: str, view: Any) -> Any:
-    return rate_limit(group)(view)
-
-
 urlpatterns = [
     path(
         "accounts/login/",
-        _limited("sign-in", auth_views.LoginView.as_view(form_class=SignInForm)),
+        rate_limit("sign-in")(auth_views.LoginView.as_view(form_class=SignInForm)),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", signup, name="signup"),
     path(
         "accounts/password/",
-        _limited("password-change", PasswordChangeView.as_view()),
+        rate_limit("password-change")(PasswordChangeView.as_view()),
         name="password_change",
     ),
     path(
         "accounts/password/reset/",
-        _limited("password-reset", auth_views.PasswordResetView.as_view()),
+        rate_limit("password-reset")(auth_views.PasswordResetView.as_view()),
         name="password_reset",
     ),
     path(
@@ -158,7 +154,7 @@ urlpatterns = [
     ),
     path(
         "accounts/password/reset/<uidb64>/<token>/",
-        _limited("password-reset", auth_views.PasswordResetConfirmView.as_view()),
+        rate_limit("password-reset")(auth_views.PasswordResetConfirmView.as_view()),
         name="password_reset_confirm",
     ),
     path(
