@@ -135,8 +135,8 @@ def account_download(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke(request: HttpRequest) -> HttpResponse:
     # (DRF keeps one token per account: revoking it is revoking them all.)
-    account_tokens(_user(request)).delete()
-    messages.success(request, "The API token is revoked: clients using it are signed out.")
+    if account_tokens(_user(request)).delete()[0]:
+        messages.success(request, "The API token is revoked: clients using it are signed out.")
     return redirect("account")
 
 
@@ -158,8 +158,8 @@ def invitation_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_delete(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    account_invitations(_user(request)).filter(pk=invitation_id).delete()
-    messages.success(request, "The invitation is withdrawn.")
+    if account_invitations(_user(request)).filter(pk=invitation_id).delete()[0]:
+        messages.success(request, "The invitation is withdrawn.")
     return redirect("account")
 
 
