@@ -4,15 +4,23 @@ Score sheets change only through the game services (which run the engine and kee
 league statistics in step), so the admin shows games, hands and their history read-only;
 deleting a game goes through ``game_delete``. Players, leagues and memberships are
 plain data and can be edited. Statistics are derived and only shown.
+
+Accounts are Django's own user admin, plus locking (``is_active`` off: the account can no
+longer sign in, its API token stops working) and unlocking; sign-up invitations are made
+here when sign-up is by invitation (``SIGNUP=invite``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
 
 from scorekeeper.models import (
     Game,
@@ -26,6 +34,7 @@ from scorekeeper.models import (
     PlayerStanding,
     RatingPoint,
     Seat,
+    SignupInvitation,
 )
 from scorekeeper.services.games import game_delete
 from scorekeeper.validation import optional_id
@@ -246,3 +255,51 @@ class PlayerMergeAdmin(ReadOnlyAdmin):
     list_display = ["from_name", "into", "by", "games", "merged_at"]
     list_select_related = ["into", "by"]
     search_fields = ["from_name", "into__name"]
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's user admin, with locking: a locked account (``is_active`` off) cannot
+    sign in, on the page, the admin or the API, and its API token is refused."""
+
+    list_display = ["username", "email", "first_name", "is_active", "is_staff", "last_login"]
+    list_filter = ["is_active", "is_staff", "is_superuser"]
+    actions = ["lock", "unlock"]
+
+    @admin.action(description="Lock the selected accounts (no more sign-in)")
+    def lock(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        # (Not oneself: an administrator locked out of the admin has nobody to ask.)
+        count = queryset.exclude(pk=getattr(request.user, "pk", None) or 0).update(is_active=False)
+        self.message_user(request, f"{count} account(s) locked.", messages.SUCCESS)
+
+    @admin.action(description="Unlock the selected accounts")
+    def unlock(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        count = queryset.update(is_active=True)
+        self.message_user(request, f"{count} account(s) unlocked.", messages.SUCCESS)
+
+
+@admin.register(SignupInvitation)
+class SignupInvitationAdmin(admin.ModelAdmin):
+    """Sign-up invitations (``SIGNUP=invite``): send the link to whoever it is for."""
+
+    list_display = ["__str__", "link", "created_by", "uses", "max_uses", "expires_at"]
+    list_select_related = ["created_by"]
+    search_fields = ["note", "code", "created_by__username"]
+    readonly_fields = ["link", "uses", "created_by", "created_at"]
+    fields = ["note", "code", "link", "max_uses", "uses", "expires_at", "created_by", "created_at"]
+
+    @admin.display(description="sign-up link")
+    def link(self, invitation: SignupInvitation) -> str:
+        if not invitation.pk:
+            return "(made when saved)"
+        return format_html("<code>{}?invite={}</code>", reverse("signup"), invitation.code)
+
+    def save_model(
+        self, request: HttpRequest, obj: SignupInvitation, form: Any, change: bool
+    ) -> None:
+        if not change and isinstance(request.user, User):
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)

@@ -46,3 +46,15 @@ class UnlikelyHand(Exception):
 
 def confirm_token(items: Iterable[Unlikely]) -> str:
     return " ".join(sorted(item.token for item in items))
+
+
+class AccountRefused(Exception):
+    """An account request the instance's policy refuses: signing up while sign-up is
+    closed (``closed``: HTTP 403) or without a usable invitation (HTTP 400 on ``field``),
+    or deleting an account whose leagues nobody else could take over."""
+
+    def __init__(self, message: str, field: str = "", *, closed: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.closed = closed

@@ -14,6 +14,10 @@ Environment:
   STATIC_ROOT          where collectstatic puts the files (default <project>/staticfiles)
   SCRIPT_NAME          the path the app is served under behind a proxy ("/scores"; default:
                        the site's root); gunicorn reads the same variable
+  SIGNUP               who may create an account: open (default), invite or closed
+  SIGNUP_INVITES_BY    who makes sign-up invitations: admins (default) or users
+  EMAIL_*, DEFAULT_FROM_EMAIL  Django's own e-mail settings (password resets)
+  HEALTH_TASK_MAX_AGE  seconds a queued task may wait before /healthz answers 503
 The README's "Configuration" table lists every variable.
 """
 
@@ -86,6 +90,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz answers monitors from any address and host name, over plain http,
+    # without sessions, redirects or rate limits.
+    "scorekeeper.web.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise (which serves its own pre-compressed static files), above everything
@@ -124,6 +131,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scorekeeper.web.theme.theme_context",
+                "scorekeeper.web.accounts.signup_context",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },
@@ -161,6 +169,41 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# -- Accounts --------------------------------------------------------------------------
+#: Who may create an account: "open" (anyone), "invite" (with a sign-up invitation)
+#: or "closed" (only the admin makes accounts).
+SIGNUP = os.environ.get("SIGNUP", "open").strip().lower() or "open"
+if SIGNUP not in {"open", "invite", "closed"}:
+    raise RuntimeError(f"SIGNUP must be open, invite or closed, not {SIGNUP!r}.")
+#: Who makes sign-up invitations: "admins" (in the admin) or "users" (any signed-in user,
+#: on their account page, as well).
+SIGNUP_INVITES_BY = os.environ.get("SIGNUP_INVITES_BY", "admins").strip().lower() or "admins"
+if SIGNUP_INVITES_BY not in {"admins", "users"}:
+    raise RuntimeError(f"SIGNUP_INVITES_BY must be admins or users, not {SIGNUP_INVITES_BY!r}.")
+
+# E-mail (password resets), under Django's own names: printed on the console under DEBUG,
+# sent by SMTP otherwise; "django.core.mail.backends.filebased.EmailBackend" writes each
+# message to a file in EMAIL_FILE_PATH instead.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "") or str(BASE_DIR / "sent-mail")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+#: /healthz answers 503 when a queued background task has waited longer than this.
+HEALTH_TASK_MAX_AGE = max(env_int("HEALTH_TASK_MAX_AGE", 15 * 60), 1)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -274,6 +317,7 @@ if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Behind TLS, browsers are told to use https only (HSTS) and plain http is redirected.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", BEHIND_TLS_PROXY)
+# (/healthz is answered by scorekeeper.web.health.HealthMiddleware, above all of these.)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if BEHIND_TLS_PROXY else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", BEHIND_TLS_PROXY)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", BEHIND_TLS_PROXY)
@@ -308,6 +352,9 @@ RATELIMIT_USE_CACHE = "shared"
 RATE_LIMITS = {
     "sign-in": "30/15m",
     "sign-up": "10/h",
+    # Password reset e-mails asked for, and reset links followed.
+    "password-reset": "10/h",
+    "password-change": "30/15m",
     "api-token": "30/15m",
     # Join links: a table opens a link a few times; guessing tokens takes millions.
     "join": "60/10m",

@@ -1,5 +1,7 @@
 """Token sign-in for API clients: ``POST /api/v1/auth/token/`` trades a username and
 password for the token sent as ``Authorization: Token <token>``; ``DELETE`` revokes it.
+``POST /api/v1/auth/signup/`` creates an account (and its token) under the instance's
+sign-up policy, as the sign-up page does.
 
 Password guessing meets the same limits as the sign-in page, counted in the database for
 every worker: requests per client address (:func:`scorekeeper.security.rate_limit`) and
@@ -9,8 +11,13 @@ attempt with a JSON ``429`` through its middleware). Both give ``Retry-After``."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -23,8 +30,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import RuleError
 from scorekeeper.api.fields import OutputSerializer
+from scorekeeper.errors import AccountRefused
 from scorekeeper.security import rate_limit
+from scorekeeper.services.accounts import SIGNUP_CLOSED, account_create
+from scorekeeper.validation import clean_name
 
 
 class TokenSerializer(OutputSerializer):
@@ -98,6 +109,101 @@ class TokenApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class SignUpSerializer(serializers.Serializer):
+    username = serializers.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @/./+/-/_ only.",
+    )
+    password = serializers.CharField(max_length=4096, write_only=True, trim_whitespace=False)
+    email = serializers.EmailField(
+        max_length=254, help_text="Only for resetting a forgotten password."
+    )
+    name = serializers.CharField(
+        max_length=60,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Name at the table (defaults to the username).",
+    )
+    invite = serializers.CharField(
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The invitation code, when sign-up is by invitation.",
+    )
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("A user with that username already exists.")
+        return value
+
+    def validate_name(self, value: str) -> str:
+        try:
+            return clean_name(value, "name", 60) if value.strip() else ""
+        except RuleError as exc:
+            raise serializers.ValidationError(exc.message) from None
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = User(username=attrs["username"], email=attrs["email"])
+        try:
+            validate_password(attrs["password"], candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+
+class SignUpApi(APIView):
+    """POST creates an account, when the instance's sign-up policy allows it."""
+
+    authentication_classes: list[type[BaseAuthentication]] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="auth_signup",
+        summary="Create an account",
+        description=(
+            "Creates an account and the player that stands for it, and answers its API "
+            "token. The instance decides who may: anyone (`SIGNUP=open`), whoever has an "
+            "invitation code (`invite`), or nobody (`closed`)."
+        ),
+        request=SignUpSerializer,
+        responses={
+            201: TokenSerializer,
+            400: OpenApiResponse(
+                description="A field is missing or refused (taken username, weak password, "
+                "no usable invitation): `{field: [reason]}`."
+            ),
+            403: OpenApiResponse(description="Sign-up is closed on this instance."),
+            429: OpenApiResponse(description="Too many sign-ups from this address."),
+        },
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        if settings.SIGNUP == "closed":  # (before anything else: no field is worth fixing)
+            return Response({"detail": SIGNUP_CLOSED}, status=status.HTTP_403_FORBIDDEN)
+        serializer = SignUpSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            user = account_create(
+                username=data["username"],
+                password=data["password"],
+                email=data["email"],
+                display_name=data["name"],
+                invite=data["invite"],
+            )
+        except AccountRefused as exc:
+            if exc.closed:
+                return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
+            return Response({exc.field: [exc.message]}, status=status.HTTP_400_BAD_REQUEST)
+        token = Token.objects.create(user=user)
+        return Response(TokenSerializer(token).data, status=status.HTTP_201_CREATED)
+
+
 urlpatterns = [
     path("auth/token/", rate_limit("api-token")(TokenApi.as_view()), name="api-token"),
+    path("auth/signup/", rate_limit("sign-up")(SignUpApi.as_view()), name="api-signup"),
 ]

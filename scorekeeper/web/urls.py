@@ -5,10 +5,12 @@ from scorekeeper.web import (
     backup,
     game_list,
     games,
+    health,
     home,
     join,
     league_player,
     leagues,
+    my_account,
     new_game,
     players,
     results,
@@ -18,8 +20,10 @@ from scorekeeper.web import (
 )
 
 urlpatterns = [
+    *health.urlpatterns,
     *home.urlpatterns,
     *accounts.urlpatterns,
+    *my_account.urlpatterns,
     *rules.urlpatterns,
     *game_list.urlpatterns,
     *new_game.urlpatterns,

@@ -502,10 +502,42 @@ def test_account_forms_refuse_hostile_values(table: Table, name: str) -> None:
     wrong = _form_refusals(
         client, "/accounts/login/", {"username": "ana", "password": "table-talk-42"}, name
     )
-    signup = {"username": "newbie", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"}
+    signup = {
+        "username": "newbie",
+        "email": "newbie@example.org",
+        "password1": "a-Long-pass-42",
+        "password2": "a-Long-pass-42",
+    }
     wrong |= {
         f"signup {k}": v
         for k, v in _form_refusals(client, "/accounts/signup/", signup, name).items()
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("name", list(TEXT_HOSTILE))
+def test_my_account_forms_refuse_hostile_values(table: Table, page: Client, name: str) -> None:
+    phrase = "a-Long-pass-42"
+    forms: dict[str, dict[str, Any]] = {
+        "/accounts/": {"name": "Ana", "email": "ana@example.org"},
+        "/accounts/password/": {
+            "old_password": "table-talk-42",
+            "new_password1": phrase,
+            "new_password2": phrase,
+        },
+        "/accounts/delete/": {"username": table.user.get_username()},
+    }
+    wrong = {
+        f"{url} {k}": v
+        for url, form in forms.items()
+        for k, v in _form_refusals(page, url, form, name).items()
+    }
+    reset = {"email": "ana@example.org"}
+    wrong |= {
+        f"reset {k}": v
+        for k, v in _form_refusals(
+            Client(raise_request_exception=False), "/accounts/password/reset/", reset, name
+        ).items()
     }
     assert wrong == {}
 

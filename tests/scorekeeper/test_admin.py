@@ -23,6 +23,7 @@ CHANGELISTS = (
     "invite",
     "playerstanding",
     "ratingpoint",
+    "signupinvitation",
 )
 
 

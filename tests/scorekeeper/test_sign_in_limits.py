@@ -187,6 +187,7 @@ def test_sign_up_is_limited_per_address(db: None) -> None:
             "/accounts/signup/",
             {
                 "username": f"new{i}",
+                "email": f"new{i}@example.org",
                 "password1": "a-long-pass-phrase",
                 "password2": "a-long-pass-phrase",
             },
@@ -197,6 +198,7 @@ def test_sign_up_is_limited_per_address(db: None) -> None:
         "/accounts/signup/",
         {
             "username": "one-too-many",
+            "email": "more@example.org",
             "password1": "a-long-pass-phrase",
             "password2": "a-long-pass-phrase",
         },

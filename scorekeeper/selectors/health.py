@@ -1,0 +1,56 @@
+"""Is this instance healthy? Each check says what a monitor may know and nothing
+private: the database answers, every migration is applied, and the background worker
+keeps up (the oldest task waiting in django-tasks' database queue is not too old)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.models import Count, Min
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+
+def _database() -> dict[str, Any]:
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return {"ok": True}
+
+
+def _migrations() -> dict[str, Any]:
+    executor = MigrationExecutor(connection)
+    unapplied = len(executor.migration_plan(executor.loader.graph.leaf_nodes()))
+    return {"ok": unapplied == 0, "unapplied": unapplied}
+
+
+def _tasks() -> dict[str, Any]:
+    queue = DBTaskResult.objects.ready().aggregate(oldest=Min("enqueued_at"), queued=Count("pk"))
+    oldest = queue["oldest"]
+    age = int((timezone.now() - oldest).total_seconds()) if oldest is not None else None
+    limit = settings.HEALTH_TASK_MAX_AGE
+    return {
+        "ok": age is None or age <= limit,
+        "queued": queue["queued"],
+        "oldest_queued_seconds": age,
+        "max_age_seconds": limit,
+    }
+
+
+def health() -> dict[str, Any]:
+    """``{"ok": bool, "checks": {name: {"ok": bool, …}}, "failed": [name, …]}``; a check
+    that cannot run after the database failed says so (``"ok": false, "error": …``)."""
+    checks: dict[str, dict[str, Any]] = {}
+    for name, check in (("database", _database), ("migrations", _migrations), ("tasks", _tasks)):
+        if name != "database" and not checks["database"]["ok"]:
+            checks[name] = {"ok": False, "error": "The database is unreachable."}
+            continue
+        try:
+            checks[name] = check()
+        except DatabaseError as exc:
+            checks[name] = {"ok": False, "error": type(exc).__name__}
+    failed = [name for name, result in checks.items() if not result["ok"]]
+    return {"ok": not failed, "checks": checks, "failed": failed}

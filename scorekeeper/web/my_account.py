@@ -1,0 +1,195 @@
+"""My account (``/accounts/``): my name and e-mail address, my password, my data to
+download, the API tokens I hold, the sign-up invitations I made (when the instance lets
+users invite), and deleting the account.
+
+Each action is a plain form posted to its own address, answered by a redirect back with
+a message, or by the page again with the form's errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import RuleError
+from scorekeeper.errors import AccountRefused
+from scorekeeper.models import Player
+from scorekeeper.selectors.accounts import account_data, account_invitations, account_tokens
+from scorekeeper.services.accounts import (
+    account_delete,
+    account_update,
+    invitation_create,
+    may_make_invitations,
+)
+
+
+class ProfileForm(forms.Form):
+    name = forms.CharField(
+        max_length=60,
+        required=False,
+        label="Name at the table",
+        help_text="How you appear on score sheets.",
+    )
+    email = forms.EmailField(
+        label="E-mail address",
+        max_length=254,
+        help_text="Only for resetting a forgotten password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+
+class InvitationForm(forms.Form):
+    note = forms.CharField(max_length=120, required=False, label="For whom (a note for you)")
+    uses = forms.IntegerField(min_value=1, max_value=50, initial=1, label="Accounts it makes")
+    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label="Good for (days)")
+
+
+class DeleteForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Type your username to confirm")
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_username(self) -> str:
+        typed = str(self.cleaned_data["username"]).strip()
+        if typed != self.user.get_username():
+            raise forms.ValidationError("That is not your username: nothing was deleted.")
+        return typed
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # (login_required)
+    return request.user
+
+
+def _page(request: HttpRequest, status: int = 200, **forms_: forms.Form) -> HttpResponse:
+    user = _user(request)
+    player = Player.objects.filter(user=user).first()
+    context: dict[str, Any] = {
+        "player": player,
+        "profile_form": forms_.get("profile")
+        or ProfileForm(initial={"name": player.name if player else "", "email": user.email}),
+        "tokens": account_tokens(user),
+        "may_invite": may_make_invitations(user),
+    }
+    if context["may_invite"]:
+        signup = request.build_absolute_uri(reverse("signup"))
+        context["invitation_form"] = forms_.get("invitation") or InvitationForm()
+        context["invitations"] = [
+            (invitation, f"{signup}?invite={invitation.code}")
+            for invitation in account_invitations(user)
+        ]
+        context["now"] = timezone.now()
+    return render(request, "accounts/account.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return _page(request)
+    form = ProfileForm(request.POST)
+    if form.is_valid():
+        try:
+            account_update(
+                user=_user(request),
+                name=form.cleaned_data["name"].strip(),
+                email=form.cleaned_data["email"],
+            )
+        except RuleError as exc:
+            form.add_error("name", exc.message[:1].upper() + exc.message[1:])
+        else:
+            messages.success(request, "Your name and e-mail address are saved.")
+            return redirect("account")
+    return _page(request, 400, profile=form)
+
+
+@login_required
+@require_GET
+def account_download(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    response = HttpResponse(
+        json.dumps(account_data(user), cls=DjangoJSONEncoder, indent=1),
+        content_type="application/json",
+    )
+    filename = f"scorekeeper-{user.get_username()}-{timezone.now():%Y-%m-%d}.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename) or ""
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest) -> HttpResponse:
+    # (DRF keeps one token per account: revoking it is revoking them all.)
+    if account_tokens(_user(request)).delete()[0]:
+        messages.success(request, "The API token is revoked: clients using it are signed out.")
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def invitation_new(request: HttpRequest) -> HttpResponse:
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation_create(user=_user(request), **form.cleaned_data)
+        except AccountRefused as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Invitation made: send its link to whoever it is for.")
+        return redirect("account")
+    return _page(request, 400, invitation=form)
+
+
+@login_required
+@require_POST
+def invitation_delete(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    if account_invitations(_user(request)).filter(pk=invitation_id).delete()[0]:
+        messages.success(request, "The invitation is withdrawn.")
+    return redirect("account")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    form = DeleteForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_delete(user=user)
+        except AccountRefused as exc:
+            form.add_error(None, exc.message)
+        else:
+            logout(request)
+            messages.success(request, "Your account is deleted.")
+            return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "accounts/delete.html", {"form": form}, status=status)
+
+
+urlpatterns = [
+    path("accounts/", account, name="account"),
+    path("accounts/data/", account_download, name="account_download"),
+    path("accounts/delete/", delete, name="account_delete"),
+    path("accounts/token/revoke/", token_revoke, name="account_token_revoke"),
+    path("accounts/invitations/", invitation_new, name="account_invitation_new"),
+    path(
+        "accounts/invitations/<int:invitation_id>/delete/",
+        invitation_delete,
+        name="account_invitation_delete",
+    ),
+]
