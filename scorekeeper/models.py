@@ -544,3 +544,15 @@ class SignupInvitation(models.Model):
 
     def usable(self) -> bool:
         return self.uses < self.max_uses and self.expires_at > timezone.now()
+
+
+class WorkerHeartbeat(models.Model):
+    """A background worker's latest sign of life: ``manage.py worker`` writes it every
+    ``WORKER_HEARTBEAT_SECONDS`` and ``/healthz`` reads the newest (a worker that
+    stopped, or never started, makes the instance unhealthy)."""
+
+    worker_id = models.CharField(max_length=64, unique=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.worker_id} at {self.beat_at:%Y-%m-%d %H:%M:%S}"

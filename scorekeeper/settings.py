@@ -18,6 +18,8 @@ Environment:
   SIGNUP_INVITES_BY    who makes sign-up invitations: admins (default) or users
   EMAIL_*, DEFAULT_FROM_EMAIL  Django's own e-mail settings (password resets)
   HEALTH_TASK_MAX_AGE  seconds a queued task may wait before /healthz answers 503
+  HEALTH_WORKER_MAX_AGE  seconds since the worker's last heartbeat before /healthz
+                       answers 503
 The README's "Configuration" table lists every variable.
 """
 
@@ -204,6 +206,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 #: /healthz answers 503 when a queued background task has waited longer than this.
 HEALTH_TASK_MAX_AGE = max(env_int("HEALTH_TASK_MAX_AGE", 15 * 60), 1)
+#: ``manage.py worker`` reports it is alive this often; /healthz answers 503 once the
+#: newest report is older than HEALTH_WORKER_MAX_AGE.
+WORKER_HEARTBEAT_SECONDS = 30
+HEALTH_WORKER_MAX_AGE = max(env_int("HEALTH_WORKER_MAX_AGE", 3 * 60), 1)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

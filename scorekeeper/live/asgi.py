@@ -4,7 +4,8 @@
 
 ``GET /events/<capability>`` opens a stream for the game the capability names
 (:mod:`.capability`: a signature check, no session, no database); ``GET /events/health``
-answers how many streams this process holds. Everything else is 404. ``/events/`` is
+answers whether this process hears the database's changes (``503`` while its listener
+reconnects) and how many streams it holds. Everything else is 404. ``/events/`` is
 the path of ``LIVE_EVENTS_URL`` when it has one (``/scores/events/`` for an app served
 under ``/scores/``), so a proxy passes the phones' requests on unchanged. A guest's ticket
 names their link: the stream opens only while the link is live (one query) and ends
@@ -49,6 +50,8 @@ Send = Callable[[Message], Awaitable[None]]
 DEFAULT_PATH = "/events/"
 #: A comment line this often keeps proxies and phones from closing an idle stream.
 HEARTBEAT_SECONDS = 25.0
+#: How long the health check waits for a listener that is (re)connecting.
+HEALTH_GRACE_SECONDS = 2.0
 #: How long a phone waits before reconnecting after the stream broke (EventSource).
 RETRY_MS = 3000
 
@@ -100,6 +103,27 @@ class EventsApp:
         self._source = self._loop.create_task(runner)
         self._end_streams_on_exit()
 
+    async def _health(self, send: Send) -> None:
+        """200 while this process hears the database's changes (its LISTEN connection,
+        or the poll on SQLite, answers), else 503; with its stream and game counts."""
+        if not self.ready.is_set():  # just started, or reconnecting: a moment's grace
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), HEALTH_GRACE_SECONDS)
+        hearing = self.ready.is_set()
+        body = {
+            "status": "ok" if hearing else "failing",
+            "database": "listening" if hearing else "out of reach",
+            "streams": len(self.hub),
+            "games": len(self.hub.games()),
+        }
+        await _plain(
+            send,
+            200 if hearing else 503,
+            json.dumps(body).encode(),
+            [(b"content-type", b"application/json")],
+            retry_after=None if hearing else 10,
+        )
+
     def _end_streams_on_exit(self) -> None:
         """On SIGTERM/SIGINT end every stream at once, then let the server's own handler
         stop it: it waits for open requests, and a stream never ends by itself. The
@@ -148,8 +172,7 @@ class EventsApp:
         if scope["method"] not in ("GET", "HEAD"):
             await _plain(send, 405, b"GET only\n", [(b"allow", b"GET")])
         elif path == prefix + "health":
-            body = json.dumps({"streams": len(self.hub), "games": len(self.hub.games())})
-            await _plain(send, 200, body.encode(), [(b"content-type", b"application/json")])
+            await self._health(send)
         elif path.startswith(prefix) and "/" not in path[len(prefix) :]:
             granted = capability.check(path[len(prefix) :])
             if granted is None:

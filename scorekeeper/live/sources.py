@@ -100,6 +100,8 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the database restarted, the network dropped…
+            if ready is not None:
+                ready.clear()  # the health check says so until LISTENing again
             delay = RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
             failures += 1
             log.warning("live: LISTEN connection lost (%s); again in %ss", exc, delay)
@@ -172,6 +174,8 @@ async def poll(
                     log.warning("live: version poll failed (%s)", exc)
                 failing = str(exc)
                 found = None
+                if ready is not None:
+                    ready.clear()
             else:
                 failing = ""
             if found is not None:
@@ -185,6 +189,6 @@ async def poll(
                     known[game] = version
                 for game in set(known) - set(ids):
                     del known[game]
-        if ready is not None:
+        if ready is not None and not failing:
             ready.set()
         await asyncio.sleep(interval)

@@ -1,6 +1,7 @@
 """Is this instance healthy? Each check says what a monitor may know and nothing
-private: the database answers, every migration is applied, and the background worker
-keeps up (the oldest task waiting in django-tasks' database queue is not too old)."""
+private: the database answers, every migration is applied, the background worker is
+alive (its latest heartbeat is recent) and keeps up (the oldest task waiting in
+django-tasks' database queue is not too old)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
-from django.db.models import Count, Min
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
+
+from scorekeeper.models import WorkerHeartbeat
 
 
 def _database() -> dict[str, Any]:
@@ -40,11 +43,30 @@ def _tasks() -> dict[str, Any]:
     }
 
 
+def _worker() -> dict[str, Any]:
+    latest = WorkerHeartbeat.objects.aggregate(at=Max("beat_at"))["at"]
+    age = int((timezone.now() - latest).total_seconds()) if latest is not None else None
+    limit = settings.HEALTH_WORKER_MAX_AGE
+    result: dict[str, Any] = {
+        "ok": age is not None and age <= limit,
+        "last_heartbeat_seconds": age,
+        "max_age_seconds": limit,
+    }
+    if age is None:
+        result["error"] = "No worker has reported: start manage.py worker."
+    return result
+
+
 def health() -> dict[str, Any]:
     """``{"ok": bool, "checks": {name: {"ok": bool, …}}, "failed": [name, …]}``; a check
     that cannot run after the database failed says so (``"ok": false, "error": …``)."""
     checks: dict[str, dict[str, Any]] = {}
-    for name, check in (("database", _database), ("migrations", _migrations), ("tasks", _tasks)):
+    for name, check in (
+        ("database", _database),
+        ("migrations", _migrations),
+        ("worker", _worker),
+        ("tasks", _tasks),
+    ):
         if name != "database" and not checks["database"]["ok"]:
             checks[name] = {"ok": False, "error": "The database is unreachable."}
             continue

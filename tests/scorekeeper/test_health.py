@@ -1,6 +1,7 @@
-"""``/healthz``: 200 while the database answers, every migration is applied and the
-background queue keeps up; 503 naming the failed part otherwise. Answered to any host
-name, over plain http, without sign-in or rate limit, under a prefix too."""
+"""``/healthz``: 200 while the database answers, every migration is applied, the
+background worker reports it is alive and its queue keeps up; 503 naming the failed part
+otherwise. Answered to any host name, over plain http, without sign-in or rate limit,
+under a prefix too."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from scorekeeper.models import WorkerHeartbeat
+
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def worker_alive() -> WorkerHeartbeat:
+    """A worker reported a moment ago (as ``manage.py worker`` does every 30 s)."""
+    return WorkerHeartbeat.objects.create(worker_id="w1", beat_at=timezone.now())
 
 
 def healthz(client: Client | None = None, **headers: Any) -> Any:
@@ -50,7 +59,35 @@ def test_healthy() -> None:
     assert body["checks"]["migrations"] == {"ok": True, "unapplied": 0}
     assert body["checks"]["tasks"]["queued"] == 0
     assert body["checks"]["tasks"]["oldest_queued_seconds"] is None
+    assert body["checks"]["worker"]["ok"] is True
+    assert body["checks"]["worker"]["last_heartbeat_seconds"] < 5
     assert "Set-Cookie" not in response
+
+
+@override_settings(HEALTH_WORKER_MAX_AGE=180)
+def test_a_worker_silent_too_long_fails_the_worker_check(worker_alive: WorkerHeartbeat) -> None:
+    WorkerHeartbeat.objects.update(beat_at=timezone.now() - timedelta(minutes=4))
+    response = healthz()
+    assert response.status_code == 503
+    body = response.json()
+    assert body["failed"] == ["worker"]
+    assert 230 < body["checks"]["worker"]["last_heartbeat_seconds"] < 300
+    assert body["checks"]["worker"]["max_age_seconds"] == 180
+
+
+def test_no_worker_ever_is_a_503_that_says_so() -> None:
+    WorkerHeartbeat.objects.all().delete()
+    response = healthz()
+    assert response.status_code == 503
+    worker = response.json()["checks"]["worker"]
+    assert worker["ok"] is False
+    assert worker["last_heartbeat_seconds"] is None
+    assert "manage.py worker" in worker["error"]
+
+
+def test_the_newest_of_several_workers_counts() -> None:
+    WorkerHeartbeat.objects.create(worker_id="w2", beat_at=timezone.now() - timedelta(days=2))
+    assert healthz().status_code == 200
 
 
 def test_a_young_queue_is_healthy() -> None:
@@ -80,7 +117,7 @@ def test_an_unreachable_database_is_a_503() -> None:
         response = healthz()
     assert response.status_code == 503
     body = response.json()
-    assert body["failed"] == ["database", "migrations", "tasks"]
+    assert body["failed"] == ["database", "migrations", "worker", "tasks"]
     assert body["checks"]["database"] == {"ok": False, "error": "OperationalError"}
     assert "refused" not in response.content.decode()  # nothing of the server's insides
 

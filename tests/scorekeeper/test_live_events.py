@@ -44,7 +44,12 @@ def fetch(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
 def test_health_and_refusals(server: str) -> None:
     status, _, body = fetch(f"{server}/events/health")
     assert status == 200
-    assert json.loads(body) == {"streams": 0, "games": 0}
+    assert json.loads(body) == {
+        "status": "ok",
+        "database": "listening",
+        "streams": 0,
+        "games": 0,
+    }
     assert fetch(f"{server}/events/not-a-ticket")[0] == 403
     assert fetch(f"{server}/events/{capability.issue(1, 'watch')}/more")[0] == 404
     assert fetch(f"{server}/")[0] == 404

@@ -8,6 +8,7 @@ LISTEN loop hands it to the game's subscribers.
 from __future__ import annotations
 
 import asyncio
+import json
 
 import psycopg
 import pytest
@@ -16,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 
 from scorekeeper.live import CHANNEL, sources
+from scorekeeper.live.asgi import EventsApp
 from scorekeeper.live.hub import RESYNC, Hub
 from scorekeeper.live.sources import conninfo, deliver, listen
 from scorekeeper.models import Game
@@ -165,3 +167,53 @@ def test_a_link_revoked_while_the_listener_was_down_ends_its_stream_on_reconnect
     told, others = aio.run(run())
     assert told == [RESYNC, RESYNC, None]  # the reconnection's resync, the revocation's, the end
     assert others == 1  # the resync after the reconnection, nothing else
+
+
+def test_the_events_health_fails_while_the_listener_is_away(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/events/health`` answers 503 from the moment the LISTEN connection is lost
+    until it is back (a monitor sees the events server deaf to changes), then 200."""
+    dsn = conninfo(connection.settings_dict)
+    monkeypatch.setattr(sources, "RECONNECT_SECONDS", (1.5,))
+
+    async def health(app: EventsApp) -> tuple[int, dict[str, object]]:
+        sent: list[dict[str, object]] = []
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        scope = {"type": "http", "method": "GET", "path": "/events/health", "headers": []}
+        await app(scope, receive, send)
+        return int(sent[0]["status"]), json.loads(sent[1]["body"])  # type: ignore[arg-type]
+
+    def drop_the_listener() -> None:
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query = %s",
+                [f"LISTEN {CHANNEL}"],
+            )
+
+    async def run() -> list[tuple[int, dict[str, object]]]:
+        app = EventsApp()
+        answers = [await health(app)]
+        await asyncio.to_thread(drop_the_listener)
+        for _ in range(100):  # the loss is noticed at once
+            if not app.ready.is_set():
+                break
+            await asyncio.sleep(0.01)
+        monkeypatch.setattr("scorekeeper.live.asgi.HEALTH_GRACE_SECONDS", 0.1)
+        answers.append(await health(app))
+        monkeypatch.setattr("scorekeeper.live.asgi.HEALTH_GRACE_SECONDS", 5.0)
+        answers.append(await health(app))  # waits out the reconnection
+        await app.stop()
+        return answers
+
+    (up, _), (away, body), (back, _) = aio.run(run())
+    assert (up, away, back) == (200, 503, 200)
+    assert body["status"] == "failing"
+    assert body["database"] == "out of reach"

@@ -5,6 +5,8 @@ options), which also
   seconds a thread queues a re-rate of every league whose ratings are still marked out
   of date with none waiting (:func:`scorekeeper.tasks.resume_rerates`), so a task that
   failed, or died with a killed worker, is picked up again from its mark;
+* reports that it is alive every ``WORKER_HEARTBEAT_SECONDS`` (a row of
+  :class:`~scorekeeper.models.WorkerHeartbeat`, read by ``/healthz``);
 * outlives the database going away (a restart): the error is logged and the worker
   tries again every few seconds instead of exiting. A task cut short so stays
   ``RUNNING`` in the task table; the sweep queues its league again.
@@ -17,13 +19,17 @@ import os
 import threading
 import time
 from argparse import ArgumentParser
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import CommandError
 from django.db import InterfaceError, OperationalError, connection
+from django.utils import timezone
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
+from scorekeeper.models import WorkerHeartbeat
 from scorekeeper.tasks import resume_rerates
 
 logger = logging.getLogger("django_tasks_db")
@@ -40,6 +46,8 @@ class Worker(db_worker.Worker):
 
     def run(self) -> None:
         self.sweep()
+        if not self.batch:
+            threading.Thread(target=self.beats, name="heartbeat", daemon=True).start()
         if self.sweep_interval and not self.batch:
             threading.Thread(target=self.sweeps, name="resume-rerates", daemon=True).start()
         try:
@@ -72,6 +80,32 @@ class Worker(db_worker.Worker):
     def sweeps(self) -> None:
         while not self._stopped.wait(self.sweep_interval) and self.running:
             self.sweep()
+
+    def beat(self) -> None:
+        """Report this worker alive (with this thread's own connection, closed after);
+        a worker gone a day is forgotten."""
+        now = timezone.now()
+        try:
+            WorkerHeartbeat.objects.update_or_create(
+                worker_id=self.worker_id, defaults={"beat_at": now}
+            )
+            WorkerHeartbeat.objects.filter(beat_at__lt=now - timedelta(days=1)).delete()
+        except (OperationalError, InterfaceError) as error:
+            logger.warning("Could not report the worker alive (%s).", _first_line(error))
+        finally:
+            connection.close()
+
+    def beats(self) -> None:
+        while self.running:
+            self.beat()
+            if self._stopped.wait(settings.WORKER_HEARTBEAT_SECONDS):
+                break
+        try:  # stopped on purpose: no longer alive
+            WorkerHeartbeat.objects.filter(worker_id=self.worker_id).delete()
+        except (OperationalError, InterfaceError):
+            pass
+        finally:
+            connection.close()
 
     def stop(self) -> None:
         """End the loop after the task under way, and the sweep."""

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 import pytest
 from django.core.management import call_command
 from django.db import OperationalError, connection
+from django.test import Client
 from django_tasks_db.models import DBTaskResult, DBTaskResultQuerySet
 
 from scorekeeper.management.commands import worker as worker_command
-from scorekeeper.models import League, RatingBacklog
+from scorekeeper.models import League, RatingBacklog, WorkerHeartbeat
 from scorekeeper.ratings import backlog, hooks
 from scorekeeper.ratings.backlog import process_backlog
 from scorekeeper.services.games import hand_replace
@@ -178,3 +179,15 @@ def test_the_worker_outlives_a_lost_database_connection(user, league, four, star
     assert wait_for(lambda: not RatingBacklog.objects.exists())
     stop()
     assert settled(league)
+
+
+def test_a_running_worker_keeps_healthz_green_and_a_stopped_one_does_not(start_worker):  # type: ignore[no-untyped-def]
+    """``/healthz`` reads the worker's heartbeat: written as it starts, gone when it
+    stops on purpose."""
+    assert Client().get("/healthz").json()["checks"]["worker"]["ok"] is False
+    stop = start_worker()
+    assert wait_for(lambda: WorkerHeartbeat.objects.filter(worker_id="test").exists())
+    assert Client().get("/healthz").status_code == 200
+    stop()
+    assert not WorkerHeartbeat.objects.exists()
+    assert Client().get("/healthz").status_code == 503
