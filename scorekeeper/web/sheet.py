@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from games import GameState, HandOutcome
 from games.cards import (
     SUIT_SYMBOLS,
 )
 from scorekeeper.models import Game
-from scorekeeper.web.fast_urls import reverser
 
 RULESET_ENTRY_TEMPLATES = {
     "dirt": "games/_entry_left_in_hand.html",
@@ -205,7 +206,6 @@ def build_grid(
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
     hidden = max(0, len(state.hands) - recent) if recent is not None else 0
-    edit_url = reverser("game_hand_edit", 2)
     for index, hand in enumerate(state.hands):
         if index < hidden:
             if state.config.teams and hand.team_points is not None:
@@ -254,7 +254,9 @@ def build_grid(
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
                 divider=divider,
-                edit_url=edit_url(game.pk, hand.number) if can_change else "",
+                edit_url=(
+                    reverse("game_hand_edit", args=[game.pk, hand.number]) if can_change else ""
+                ),
             )
         )
     footer = _footer(game, state, columns)

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from games import GameState, RuleError
 from games.cards import (
     RANKS,
@@ -24,9 +26,7 @@ from games.cards import (
 from scorekeeper.models import Game
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
-from scorekeeper.web.fast_urls import fast_reverse
 from scorekeeper.web.forms import Entry, PlayerEntry
-from scorekeeper.web.kept_pad import kept_pad
 from scorekeeper.web.sheet import RED_SUITS, RULESET_ENTRY_TEMPLATES
 
 # -- the entry panel ----------------------------------------------------------------------
@@ -82,14 +82,13 @@ class Panel:
 
 
 def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any]:
-    """Card buttons with the engine's points for each (so the page adds, never scores):
-    made once for what they depend on and kept (read only, see ``web.kept_pad``)."""
+    """Card buttons with the engine's points for each (so the page adds, never scores)."""
     options = state.config.options
     if ruleset == "dirt":
         ten = int(options.get("ten_points", 1))
         decks = int(state.extras.get("decks") or 3)
-        return kept_pad((ruleset, ten, decks, dirt_rank, ""), _make_pad)
-    return kept_pad((ruleset, 0, 0, "", str(options.get("scoring", "standard"))), _make_pad)
+        return _make_pad(ruleset, ten, decks, dirt_rank, "")
+    return _make_pad(ruleset, 0, 0, "", str(options.get("scoring", "standard")))
 
 
 def _make_pad(ruleset: str, ten: int, decks: int, dirt_rank: str, scoring: str) -> dict[str, Any]:
@@ -205,7 +204,7 @@ def build_panel(
         previous = state.hands[number - 2].totals if number > 1 else None
         dealer = hand.dealer
         facts: Mapping[str, Any] = hand.extras
-        action = fast_reverse("game_hand_edit", [game.pk, number])
+        action = reverse("game_hand_edit", args=[game.pk, number])
         if entry is None:
             entry = Entry.from_input(hand.input)
     else:
@@ -215,7 +214,7 @@ def build_panel(
         number = int(facts["number"])
         dealer = int(facts["dealer"])
         previous = state.hands[-1].totals if state.hands else None
-        action = fast_reverse("game_hand_new", [game.pk])
+        action = reverse("game_hand_new", args=[game.pk])
         entry = entry or Entry()
     players = [
         PanelPlayer(
@@ -231,7 +230,7 @@ def build_panel(
         mode="edit" if editing else "new",
         number=number,
         action=action,
-        preview_url=fast_reverse("game_hand_preview", [game.pk]),
+        preview_url=reverse("game_hand_preview", args=[game.pk]),
         template=RULESET_ENTRY_TEMPLATES[ruleset],
         ruleset=ruleset,
         dealer=names.get(dealer, "?"),
