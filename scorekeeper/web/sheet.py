@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.urls import reverse
-
 from games import GameState, HandOutcome
 from games.cards import (
     SUIT_SYMBOLS,
@@ -95,7 +93,6 @@ class GridRow:
     winner: str
     cells: list[Cell]
     divider: str = ""
-    edit_url: str = ""
 
 
 @dataclass
@@ -196,7 +193,6 @@ def build_grid(
     state: GameState,
     names: Mapping[int, str],
     *,
-    can_change: bool,
     recent: int | None = None,
 ) -> Grid:
     """The sheet's table; with ``recent``, rows for only the last ``recent`` hands
@@ -254,9 +250,6 @@ def build_grid(
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
                 divider=divider,
-                edit_url=(
-                    reverse("game_hand_edit", args=[game.pk, hand.number]) if can_change else ""
-                ),
             )
         )
     footer = _footer(game, state, columns)

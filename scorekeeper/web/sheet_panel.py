@@ -57,7 +57,6 @@ class Panel:
     mode: str  # "new" or "edit"
     number: int
     action: str
-    preview_url: str
     template: str
     ruleset: str
     dealer: str
@@ -230,7 +229,6 @@ def build_panel(
         mode="edit" if editing else "new",
         number=number,
         action=action,
-        preview_url=reverse("game_hand_preview", args=[game.pk]),
         template=RULESET_ENTRY_TEMPLATES[ruleset],
         ruleset=ruleset,
         dealer=names.get(dealer, "?"),

@@ -1,0 +1,112 @@
+"""The sheet's parts are kept in Django's cache per version of the game: whoever saw the
+sheet first, every viewer then sees what their own access allows — the entry, the undo
+and the hand corrections only for who may change the game, its management only for
+who may manage it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+
+from scorekeeper.models import Game, Membership, Player
+from scorekeeper.services.games import hand_record
+from scorekeeper.services.invites import invite_create
+from tests.scorekeeper.factories import make_game, make_league, make_player, make_user
+from tests.scorekeeper.test_web_games import HTMX
+
+ROLES = ["owner", "member", "player", "scorer", "watcher", "stranger"]
+#: Who may record, correct and undo hands; who may also share, end and delete the game.
+CHANGES = {"owner", "member", "scorer"}
+MANAGES = {"owner", "member"}
+
+
+@pytest.fixture
+def setting(user: User) -> tuple[Game, dict[str, Callable[[], Client]]]:
+    """A league game two hands in, and a way in for each kind of viewer."""
+    seated = [make_player(name, created_by=user) for name in ("Ana", "Bo", "Cy")]
+    member_account, player_account = make_user("mo"), make_user("pia")
+    league = make_league(user, members=[make_player("Mo", created_by=user, user=member_account)])
+    game = make_game(
+        user, "screw-your-neighbour", seated, options={"target_wins": 0}, league=league
+    )
+    for winner in (seated[0], seated[1]):
+        hand_record(game=game, user=user, hand_input={"winner": winner.pk})
+    # Cy's account sat at the game and left the league since: it may see the game only.
+    Player.objects.filter(pk=seated[2].pk).update(user=player_account)
+    Membership.objects.filter(league=league, player=seated[2]).delete()
+    score_link = invite_create(game=game, user=user, role="score")
+    watch_link = invite_create(game=game, user=user, role="watch")
+
+    def signed_in(account: User) -> Callable[[], Client]:
+        def make() -> Client:
+            client = Client()
+            client.force_login(account)
+            return client
+
+        return make
+
+    def joined(token: str, name: str | None) -> Callable[[], Client]:
+        def make() -> Client:
+            client = Client()
+            path = f"/join/{token}/"
+            answer = client.post(path, {"name": name}) if name else client.get(path)
+            assert answer.status_code == 302
+            return client
+
+        return make
+
+    return game, {
+        "owner": signed_in(user),
+        "member": signed_in(member_account),
+        "player": signed_in(player_account),
+        "scorer": joined(score_link.token, "Maya"),
+        "watcher": joined(watch_link.token, None),
+        "stranger": signed_in(make_user("stranger")),
+    }
+
+
+def check_sheet(role: str, game: Game, page: str, *, partial: bool = False) -> None:
+    edit = f'hx-get="/games/{game.pk}/hands/1/"'
+    may_change = role in CHANGES
+    assert ('id="entry-heading"' in page) is may_change, role
+    assert ("Enter hand 3" in page) is may_change, role
+    assert ("Undo hand 2" in page) is may_change, role
+    assert (edit in page) is may_change, role
+    assert ("Tap a hand number to correct it." in page) is may_change, role
+    assert (f'action="/games/{game.pk}/close/"' in page) is (role in MANAGES), role
+    assert ("Delete game" in page) is (role in MANAGES), role
+    if partial:
+        return
+    assert (f"/games/{game.pk}/share/" in page) is (role in MANAGES), role
+    assert ("You keep score as <strong>Maya (guest)</strong>" in page) is (role == "scorer"), role
+    assert ("You are watching through a shared link" in page) is (role == "watcher"), role
+    assert ("You are watching this sheet" in page) is (role == "player"), role
+
+
+@pytest.mark.parametrize("first", ROLES)
+def test_each_viewer_sees_what_they_may_do_after_any_other(
+    setting: tuple[Game, dict[str, Callable[[], Client]]], first: str
+) -> None:
+    game, clients = setting
+    viewers = {role: make() for role, make in clients.items()}
+    for second in ROLES:
+        if second == first:
+            continue
+        cache.clear()
+        for role in (first, second):  # the first fills the cache, the second reads it
+            client = viewers[role]
+            page = client.get(f"/games/{game.pk}/")
+            live = client.get(f"/games/{game.pk}/live/?v=0&hand=1", **HTMX)
+            partial = client.get(f"/games/{game.pk}/", **HTMX)
+            if role == "stranger":
+                assert page.status_code == partial.status_code == 404
+                assert live["HX-Redirect"] == "/"  # "That game was deleted."
+                continue
+            assert page.status_code == live.status_code == partial.status_code == 200, role
+            check_sheet(role, game, page.content.decode())
+            check_sheet(role, game, live.content.decode(), partial=True)
+            check_sheet(role, game, partial.content.decode(), partial=True)
