@@ -110,3 +110,16 @@ def test_each_viewer_sees_what_they_may_do_after_any_other(
             check_sheet(role, game, page.content.decode())
             check_sheet(role, game, live.content.decode(), partial=True)
             check_sheet(role, game, partial.content.decode(), partial=True)
+
+
+def test_a_refused_correction_after_the_sheet_was_seen_is_shown_as_a_correction(
+    setting: tuple[Game, dict[str, Callable[[], Client]]],
+) -> None:
+    game, clients = setting
+    owner = clients["owner"]()
+    assert "Enter hand 3 ↓" in owner.get(f"/games/{game.pk}/").content.decode()
+    refused = owner.post(f"/games/{game.pk}/hands/1/", {"winner": ""}, **HTMX)
+    assert refused.status_code == 422
+    page = refused.content.decode()
+    assert "Correct hand 1" in page
+    assert "Enter hand 3 ↓" not in page  # the banner's jump is to a new hand's entry only
