@@ -1,11 +1,12 @@
 """The sheet's parts are kept in Django's cache per version of the game: whoever saw the
 sheet first, every viewer then sees what their own access allows — the entry, the undo
 and the hand corrections only for who may change the game, its management only for
-who may manage it."""
+who may manage it. A sheet seen before reads only its game row."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,7 +14,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from scorekeeper.models import Game, Membership, Player
-from scorekeeper.services.games import hand_record
+from scorekeeper.services.games import game_close, hand_record
 from scorekeeper.services.invites import invite_create
 from tests.scorekeeper.factories import make_game, make_league, make_player, make_user
 from tests.scorekeeper.test_web_games import HTMX
@@ -123,3 +124,19 @@ def test_a_refused_correction_after_the_sheet_was_seen_is_shown_as_a_correction(
     page = refused.content.decode()
     assert "Correct hand 1" in page
     assert "Enter hand 3 ↓" not in page  # the banner's jump is to a new hand's entry only
+
+
+def test_a_sheet_seen_before_reads_only_the_game_row(
+    setting: tuple[Game, dict[str, Callable[[], Client]]],
+    django_assert_num_queries: Callable[..., Any],
+) -> None:
+    game, clients = setting
+    owner = clients["owner"]()
+    owner.get(f"/games/{game.pk}/")
+    with django_assert_num_queries(3):  # the session, the account, the game with its league
+        assert owner.get(f"/games/{game.pk}/").status_code == 200
+    game_close(game=Game.objects.get(pk=game.pk), user=game.owner)
+    owner.get(f"/games/{game.pk}/")
+    # A finished game's result reads its seats with their players and its hands at once.
+    with django_assert_num_queries(5):
+        assert "Game over" in owner.get(f"/games/{game.pk}/").content.decode()
