@@ -75,8 +75,8 @@ serve_and_test() {
     --workers 2 --no-access-log --timeout-graceful-shutdown 2 >"$work/events.log" 2>&1 &
   pids+=($!)
   wait_for "${events_url}health" "$!" "$work/events.log"
-  echo "== the background worker (manage.py db_worker)"
-  "${run[@]}" "$bin/python" manage.py db_worker >"$work/worker.log" 2>&1 &
+  echo "== the background worker (manage.py worker)"
+  "${run[@]}" "$bin/python" manage.py worker >"$work/worker.log" 2>&1 &
   pids+=($!)
 
   echo "== tests marked production, over HTTP, at $app_url/"

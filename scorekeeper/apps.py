@@ -1,3 +1,5 @@
+"""The app's configuration, and static files collected without what no page uses."""
+
 from django.apps import AppConfig
 from django.contrib.staticfiles.apps import StaticFilesConfig as BaseStaticFilesConfig
 

@@ -1,3 +1,5 @@
+"""ASGI entry point of the Django app (the events server is ``scorekeeper.live.asgi``)."""
+
 import os
 
 from django.core.asgi import get_asgi_application

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from games.plausible import Unlikely
+
 
 class ConflictError(Exception):
     """The request is valid but clashes with the game's state (HTTP 409): a hand for a
@@ -25,3 +29,20 @@ class IdempotencyKeyReused(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class UnlikelyHand(Exception):
+    """A hand far above the table's usual (``games.plausible``), not confirmed: nothing
+    was written. ``token`` is what confirming it sends back (``confirm=``)."""
+
+    def __init__(self, items: list[Unlikely]) -> None:
+        super().__init__("an unlikely hand, not confirmed")
+        self.items = items
+
+    @property
+    def token(self) -> str:
+        return confirm_token(self.items)
+
+
+def confirm_token(items: Iterable[Unlikely]) -> str:
+    return " ".join(sorted(item.token for item in items))

@@ -145,7 +145,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background tasks (re-rating a league after a correction to an old game) are rows in
-# the database, run by `python manage.py db_worker` beside the web server. The tests
+# the database, run by `python manage.py worker` beside the web server. The tests
 # run them at once, in the request.
 TASKS = {
     "default": {

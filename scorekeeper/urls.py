@@ -1,3 +1,6 @@
+"""The site's URLs: the pages (``web.urls``), the API under ``API_ROOT``, the admin and
+the web app manifest."""
+
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView

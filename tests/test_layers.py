@@ -1,6 +1,7 @@
 """The layers of the project import each other one way (README, "Architecture"):
 
 * ``games`` (the engine) imports nothing of the Django side;
+* ``scorekeeper.presenters`` (what each game shows) import only the engine;
 * ``scorekeeper.selectors`` (reads) import no services, pages or API;
 * ``scorekeeper.services`` (writes) import no pages or API;
 * the pages (``web``) and the API (``api``) do not import each other;
@@ -19,6 +20,12 @@ GRAPH = import_graph(modules_of("games", "scorekeeper"))
 #: A layer, and the layers it may not import.
 FORBIDDEN = {
     "games": ("scorekeeper",),
+    "scorekeeper.presenters": (
+        "scorekeeper.selectors",
+        "scorekeeper.services",
+        "scorekeeper.web",
+        "scorekeeper.api",
+    ),
     "scorekeeper.selectors": ("scorekeeper.services", "scorekeeper.web", "scorekeeper.api"),
     "scorekeeper.services": ("scorekeeper.web", "scorekeeper.api"),
     "scorekeeper.web": ("scorekeeper.api",),
@@ -49,3 +56,22 @@ def test_no_module_imports_itself_through_others() -> None:
 def test_the_graph_sees_the_project() -> None:
     assert "scorekeeper.services.games" in GRAPH["scorekeeper.web.games"]
     assert "games" in GRAPH["scorekeeper.services.games"]
+
+
+def test_the_pages_never_name_a_game() -> None:
+    """What differs between games is said by each game's presenter: no module of the
+    pages and no template of the sheet branches on a game's name."""
+    from pathlib import Path
+
+    from games import RULESETS
+
+    root = Path(__file__).resolve().parents[1]
+    files = [*(root / "scorekeeper" / "web").rglob("*.py"), *(root / "templates").rglob("*.html")]
+    named = sorted(
+        f"{path.relative_to(root)}: {slug}"
+        for path in files
+        for slug in RULESETS
+        for quote in ('"', "'")
+        if f"{quote}{slug}{quote}" in path.read_text()
+    )
+    assert named == []

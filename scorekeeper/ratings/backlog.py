@@ -5,16 +5,20 @@ game of the league (0.3 ms a game: seconds at 10,000 games) under the league loc
 every game finishing meanwhile would wait. Instead the hooks
 (:mod:`scorekeeper.ratings.hooks`) leave a :class:`~scorekeeper.models.RatingBacklog`
 mark — the earliest game whose ratings are out of date, per league and scope — and
-enqueue :func:`scorekeeper.tasks.rerate_league`. The task calls :func:`process_backlog`,
-which replays from the mark ``chunk_games`` games per transaction, holding the league
-lock for one chunk only, and moves the mark forward after each.
+see that :func:`scorekeeper.tasks.rerate_league` is queued. The task calls
+:func:`process_backlog`, which replays from the mark ``chunk_games`` games per
+transaction, holding the league lock for one chunk only, and moves the mark forward
+after each.
 
 The invariant that makes each chunk stand alone: **every rating point before the mark is
 right**. A chunk takes each player's state from their latest point before the mark, so a
-worker can stop anywhere (crash, restart) and a new change anywhere only moves the mark
-earlier (the hooks keep the earliest). Games finishing later in the league while a mark
-exists are not rated by their request: the replay reaches them. When the replay reaches
-the end, the standings are recomputed from each player's latest point and the mark goes.
+worker can stop anywhere (crash, restart, a database error) and a new change anywhere
+only moves the mark earlier (the hooks keep the earliest). Games finishing later in the
+league while a mark exists are not rated by their request: the replay reaches them. When
+the replay reaches the end, the standings are recomputed from each player's latest point
+and the mark goes. The marks are the truth: a task that died or failed is queued again by
+the next change and by the worker's sweep (:func:`scorekeeper.tasks.resume_rerates`), and
+resumes from the mark.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from scorekeeper.ratings.replay import (
     standing_of,
     store_standings,
 )
+from scorekeeper.retry import once_more_on_deadlock
 
 #: Games replayed in the first chunk; later chunks size themselves to hold the league
 #: lock about CHUNK_SECONDS, so a game finishing meanwhile waits well under 100 ms.
@@ -55,23 +60,19 @@ CHUNK_SECONDS = 0.04
 MIN_CHUNK_GAMES = 5
 
 
-def mark_backlog(league_id: int, scope: str, since: OrderKey) -> bool:
+def mark_backlog(league_id: int, scope: str, since: OrderKey) -> None:
     """Note that the league's ratings in ``scope`` need replaying from ``since`` on
-    (kept if an earlier mark exists). True when the mark is new or moved earlier: the
-    caller then enqueues the task. The caller holds the league lock (as every writer of
-    the marks does)."""
+    (kept if an earlier mark exists: the replay reaches this game too). The caller
+    holds the league lock (as every writer of the marks does)."""
     at, game_id = since
     row = RatingBacklog.objects.filter(league_id=league_id, ruleset=scope).first()
     if row is None:
         RatingBacklog.objects.create(
             league_id=league_id, ruleset=scope, since_created_at=at, since_game_id=game_id
         )
-        return True
-    if since < (row.since_created_at, row.since_game_id):
+    elif since < (row.since_created_at, row.since_game_id):
         row.since_created_at, row.since_game_id = at, game_id
         row.save(update_fields=["since_created_at", "since_game_id"])
-        return True
-    return False  # the replay under way (or queued) reaches this game too
 
 
 def has_backlog(league_id: int, scope: str | None = None) -> bool:
@@ -105,18 +106,16 @@ def process_backlog(
     Without ``chunk_games`` the chunks size themselves to hold the league lock about
     :data:`CHUNK_SECONDS`. Each chunk starts by taking the league lock, as the hooks
     do, so two workers on one league take turns; a chunk that finds the mark moved (by
-    a new change, or by the other worker) starts over from the new mark."""
+    a new change, or by the other worker) starts over from the new mark. A chunk
+    aborted by a deadlock is run once more; another error ends the task, the mark
+    staying where the last chunk left it."""
     run = _Run(chunk_games=chunk_games or CHUNK_GAMES)
     rated = 0
     while True:
-        with transaction.atomic():
-            lock_league(league_id)
-            locked = time.perf_counter()
-            row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
-            if row is None:
-                return rated
-            games = _replay_chunk(row, run)
-        held = time.perf_counter() - locked
+        done = _chunk(league_id, run)
+        if done is None:
+            return rated
+        games, held = done
         rated += games
         if chunk_games is None and games:
             # Aim at CHUNK_SECONDS per chunk, changing by at most half or double.
@@ -127,6 +126,24 @@ def process_backlog(
             )
         if on_chunk is not None:
             on_chunk(held, games)
+
+
+@once_more_on_deadlock
+def _chunk(league_id: int, run: _Run) -> tuple[int, float] | None:
+    """One chunk in its own transaction: the games rated and the seconds the league lock
+    was held (None: no mark is left)."""
+    try:
+        with transaction.atomic():
+            lock_league(league_id)
+            locked = time.perf_counter()
+            row = RatingBacklog.objects.filter(league_id=league_id).order_by("ruleset").first()
+            if row is None:
+                return None
+            games = _replay_chunk(row, run)
+        return games, time.perf_counter() - locked
+    except BaseException:
+        run.at = None  # the states it carried were not stored
+        raise
 
 
 def _replay_chunk(row: RatingBacklog, run: _Run) -> int:

@@ -13,7 +13,7 @@ from django.db.models import Min
 from scorekeeper.models import ALL_GAMES, Game, RatingPoint, Seat
 from scorekeeper.ratings.backlog import has_backlog, mark_backlog
 from scorekeeper.ratings.replay import OrderKey, at_or_after, lock_league, replay_league_ratings
-from scorekeeper.tasks import rerate_league
+from scorekeeper.tasks import rerate_soon
 
 #: A change with at most this many rating points after it (about 100 games, 30 ms) is
 #: replayed on the request; a longer replay is left to a background task.
@@ -38,17 +38,16 @@ def game_changed(game: Game, *, was_finished: bool, is_finished: bool) -> None:
     )
     points = list(
         RatingPoint.objects.filter(
-            league_id=game.league_id, ruleset=game.ruleset, game_id=game.pk
-        ).values_list("player_id", "place", "won", "played_at")
+            league_id=game.league_id, ruleset__in=(game.ruleset, ALL_GAMES), game_id=game.pk
+        ).values_list("ruleset", "player_id", "place", "won", "played_at")
     )
-    if now == {(pid, place, won) for pid, place, won, _ in points}:
-        return
-    since: OrderKey = (game.created_at, game.pk)
-    if points and (points[0][3], game.pk) < since:
-        # The game was rated at another time (its start was edited): replay from there.
-        since = (points[0][3], game.pk)
+    # From the game, or from where it was rated if that was earlier (its start edited).
+    since: OrderKey = min([(game.created_at, game.pk), *((p[4], game.pk) for p in points)])
+    # Each scope on its own: a replay under way may have rated the game in one scope
+    # and not yet in the other.
     for scope in (game.ruleset, ALL_GAMES):
-        rerate(game.league_id, scope, since, game_id=game.pk)
+        if now != {(pid, place, won) for s, pid, place, won, _ in points if s == scope}:
+            rerate(game.league_id, scope, since, game_id=game.pk)
 
 
 def game_deleted(*, game_id: int | None, league_id: int | None, was_finished: bool) -> None:
@@ -78,7 +77,6 @@ def rerate(league_id: int, scope: str, since: OrderKey, *, game_id: int | None) 
         if len(later.values_list("pk", flat=True)[: INLINE_POINTS + 1]) <= INLINE_POINTS:
             replay_league_ratings(league_id, scope, since=since)
             return
-    if mark_backlog(league_id, scope, since):
-        # With the database backend the task is a row written in this same
-        # transaction: it exists exactly when the mark does.
-        rerate_league.enqueue(league_id)
+    mark_backlog(league_id, scope, since)
+    # Even when the mark did not move: the task that was to reach this game may be gone.
+    rerate_soon(league_id)

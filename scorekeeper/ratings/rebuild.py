@@ -146,7 +146,7 @@ def rebuild_derived(
         with transaction.atomic():
             for game in (
                 Game.objects.filter(pk__in=chunk)
-                .select_for_update(of=("self",))
+                .select_for_update(of=("self",), no_key=True)
                 .prefetch_related("seats", "hands")
                 .order_by("id")
             ):

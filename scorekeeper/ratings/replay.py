@@ -39,8 +39,16 @@ def lock_league(league_id: int) -> None:
 
     Two games of one league finishing at once must not both build on the same old
     standings: league statistics are written one game at a time (the background replay
-    takes this lock for one short chunk at a time)."""
-    list(League.objects.select_for_update().filter(pk=league_id).values_list("pk"))
+    takes this lock for one short chunk at a time).
+
+    The lock order, for everything that touches a league's games and ratings: game (and
+    player) rows first, then the league row, each ``FOR NO KEY UPDATE``. Rating points
+    refer to games and players, so the transaction writing them takes ``FOR KEY SHARE``
+    on those rows as it commits (Django checks foreign keys at commit), which no such
+    lock blocks: a replay never waits for a writer holding a game while it waits for
+    the league. A key lock on a game or player (deleting it) comes after the league
+    lock."""
+    list(League.objects.select_for_update(no_key=True).filter(pk=league_id).values_list("pk"))
 
 
 def at_or_after(since: OrderKey, at: str = "played_at", game_id: str = "game_id") -> Q:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -182,6 +182,20 @@ def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) 
     rest = [h.input for h in hands[len(outcomes) :]]
     start = rules.resume(config, outcomes)
     return rules.play(config, rest, closed=game.closed, state=start)
+
+
+def with_earlier_hands(game: Game, state: GameState) -> GameState | None:
+    """The whole state after a write whose ``state`` holds only its last hands: the
+    stored outcomes of the hands before them, of ``game`` as read before the write (its
+    hands prefetched), then the write's. Nothing is read or folded again. None when a
+    hand before them has no stored outcome."""
+    first = state.hands[0].number if state.hands else 1
+    hands = sorted((h for h in game.hands.all() if h.number < first), key=lambda h: h.number)
+    earlier = [stored_outcome(h) for h in hands]
+    known = [o for o in earlier if o is not None]
+    if len(known) != first - 1:
+        return None
+    return replace(state, hands=(*known, *state.hands))
 
 
 def _rows() -> tuple[Prefetch, str]:

@@ -32,6 +32,8 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.ratings.hooks import game_deleted
+from scorekeeper.ratings.replay import lock_league
+from scorekeeper.retry import once_more_on_deadlock
 from scorekeeper.selectors.games import can_change_league, derived_of
 from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
@@ -46,6 +48,7 @@ from scorekeeper.services.locked_game import (
     sync_derived,
 )
 from scorekeeper.services.players import check_players_usable
+from scorekeeper.services.unlikely import check_likely
 from scorekeeper.validation import MAX_HANDS as MAX_HANDS  # (re-exported)
 from scorekeeper.validation import MAX_ID as MAX_ID  # (re-exported: callers import it here)
 from scorekeeper.validation import parse_id
@@ -57,13 +60,17 @@ class HandWritten:
     state and the engine's outcome of that hand.
 
     ``state`` is the game's state after the write, but its ``hands`` hold only the hands
-    the write needed (the last ones): a write never reads the whole game. The number of
-    hands is ``state.hands[-1].number`` (0 with no hands); ``game_state`` reads them all."""
+    the write folded or read (the last ones, up to the last hand): a write never reads
+    the whole game. The number of hands is ``state.hands[-1].number`` (0 with no hands);
+    ``selectors.games.with_earlier_hands`` adds the earlier ones a caller holds."""
 
     game: Game
     state: GameState
     hand: Hand | None
     outcome: HandOutcome | None
+    #: The game's ``version`` when the write locked it: a caller that read the game at
+    #: this version holds every hand before ``state.hands``, as they still are.
+    base_version: int = 0
     #: What the caller's ``answer`` made of the recorded hand (see :func:`hand_record`).
     answer: Mapping[str, Any] | None = None
     #: A retry of an Idempotency-Key: the first request's record, whose ``response`` is
@@ -81,6 +88,7 @@ def _as_id(value: object, field: str, what: str) -> int:
     return parse_id(value, field, what)
 
 
+@once_more_on_deadlock
 @transaction.atomic
 def game_create(
     *,
@@ -140,6 +148,7 @@ def game_create(
     return game
 
 
+@once_more_on_deadlock
 def hand_record(
     *,
     game: Game,
@@ -148,7 +157,7 @@ def hand_record(
     idempotency_key: str | None = None,
     expected_number: int | None = None,
     guest: Guest | None = None,
-    before_write: Callable[[Game, HandOutcome], None] | None = None,
+    confirm: str | None = None,
     answer: Callable[[HandOutcome, int], Mapping[str, Any]] | None = None,
 ) -> HandWritten:
     """Record the next hand of a game, in one transaction.
@@ -163,20 +172,20 @@ def hand_record(
     functions below.
 
     Only the game row, its seats and its last hand are read: the engine continues from
-    the last hand's stored outcome, whatever the game's length. ``before_write`` sees the
-    scored hand before anything is written and may refuse it by raising (the score sheet
-    asks to confirm an unlikely hand so; a replayed key never gets there)."""
+    the last hand's stored outcome, whatever the game's length. With ``confirm`` (what
+    the table confirmed, see ``services.unlikely``) an unlikely hand is refused with
+    :class:`UnlikelyHand` unless confirmed (a replayed key never gets there)."""
     with transaction.atomic():
         at = lock_game(game, user, guest)
         locked = at.game
+        base = locked.version
         body_hash = body_fingerprint(hand_input) if idempotency_key else ""
         if idempotency_key:
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
             if seen is not None:
                 check_replayable(seen, body_hash)
-                return HandWritten(
-                    game=locked, state=current_state(at), hand=None, outcome=None, replay=seen
-                )
+                state = current_state(at)
+                return HandWritten(locked, state, None, None, base_version=base, replay=seen)
         before = current_state(at)
         played = before.hands[-1].number if before.hands else 0
         if expected_number is not None and expected_number != played + 1:
@@ -193,8 +202,7 @@ def hand_record(
             raise RuleError("a hand must be a JSON object")
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
-        if before_write is not None:
-            before_write(locked, outcome)
+        check_likely(at, outcome, confirm)
         hand = insert_hand(locked, outcome, user, guest)
         sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
         answered = dict(answer(outcome, hand.revision)) if answer is not None else None
@@ -204,7 +212,7 @@ def hand_record(
             IdempotencyRecord.objects.create(
                 game=locked, key=idempotency_key, body_hash=body_hash, response=kept
             )
-        return HandWritten(game=locked, state=state, hand=hand, outcome=outcome, answer=answered)
+        return HandWritten(locked, state, hand, outcome, base_version=base, answer=answered)
 
 
 def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[HandOutcome]:
@@ -234,6 +242,7 @@ def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[
     return folded
 
 
+@once_more_on_deadlock
 def hand_replace(
     *,
     game: Game,
@@ -241,14 +250,16 @@ def hand_replace(
     user: User | None,
     hand_input: Mapping[str, Any],
     guest: Guest | None = None,
-    before_write: Callable[[Game, HandOutcome], None] | None = None,
+    confirm: str | None = None,
 ) -> HandWritten:
     """Correct a hand's input; every total after it is recomputed (the engine folds the
     hands from this one on, once). The earlier input is kept in the hand's revision
-    history. ``before_write`` as for :func:`hand_record`."""
+    history. ``confirm`` as for :func:`hand_record`; the state's ``hands`` are the
+    folded ones (this hand onwards)."""
     with transaction.atomic():
         at = lock_game(game, user, guest, may="change")
         locked = at.game
+        base = locked.version
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
@@ -257,9 +268,9 @@ def hand_replace(
         was_finished = locked.status == GameStatus.FINISHED
         folded = _refold(at, number, hand_input)
         outcome = folded[0]
-        if before_write is not None and outcome.input != target.input:
-            before_write(locked, outcome)
-        state = at.rules.resume(at.config, folded[-1:], closed=locked.closed)
+        if outcome.input != target.input:
+            check_likely(at, outcome, confirm)
+        state = at.rules.resume(at.config, folded, closed=locked.closed)
         if outcome.input != target.input:
             target.input = dict(outcome.input)
             target.revision += 1
@@ -279,9 +290,10 @@ def hand_replace(
                 guest=guest,
             )
             sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(game=locked, state=state, hand=target, outcome=outcome)
+        return HandWritten(locked, state, target, outcome, base_version=base)
 
 
+@once_more_on_deadlock
 def hand_undo(
     *, game: Game, number: int, user: User | None, guest: Guest | None = None
 ) -> HandWritten:
@@ -290,6 +302,7 @@ def hand_undo(
     with transaction.atomic():
         at = lock_game(game, user, guest, may="change")
         locked = at.game
+        base = locked.version
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
@@ -312,9 +325,10 @@ def hand_undo(
         target.delete()
         locked.closed = False
         sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(game=locked, state=state, hand=None, outcome=None)
+        return HandWritten(locked, state, None, None, base_version=base)
 
 
+@once_more_on_deadlock
 def game_close(*, game: Game, user: User | None) -> GameState:
     """End a game by hand (open-ended Screw Your Neighbour, or a table that stops early):
     the standings become the final ranking. The state's ``hands`` hold the last one only."""
@@ -329,6 +343,7 @@ def game_close(*, game: Game, user: User | None) -> GameState:
         return state
 
 
+@once_more_on_deadlock
 def game_reopen(*, game: Game, user: User | None) -> GameState:
     """Take back an end by hand: the game goes on. The state's ``hands`` hold the last
     one only."""
@@ -343,6 +358,7 @@ def game_reopen(*, game: Game, user: User | None) -> GameState:
         return state
 
 
+@once_more_on_deadlock
 def game_delete(*, game: Game, user: User | None) -> None:
     """Delete a score sheet and everything derived from it."""
     with transaction.atomic():
@@ -350,6 +366,8 @@ def game_delete(*, game: Game, user: User | None) -> None:
         check_may(locked, user, None, "manage")
         was_finished = locked.status == GameStatus.FINISHED
         league_id = locked.league_id
+        if was_finished and league_id is not None:
+            lock_league(league_id)  # before the row's key lock (the lock order: replay.py)
         locked.delete()
         live.game_changed(game.pk, None)
         game_deleted(game_id=game.pk, league_id=league_id, was_finished=was_finished)

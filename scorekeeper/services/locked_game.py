@@ -1,7 +1,8 @@
 """A game locked for a write, and its state from the stored outcomes of its last hands.
 
-Every write locks the game row first (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite takes
-its write lock at ``BEGIN IMMEDIATE``) and reads only what does not grow with the game's
+Every write locks the game row first (``SELECT … FOR NO KEY UPDATE`` on PostgreSQL, then
+the league row if its ratings change: ``lock_league`` has the order; SQLite takes its
+write lock at ``BEGIN IMMEDIATE``) and reads only what does not grow with the game's
 length: the game, its seats and the last hand's stored outcome. After the write,
 :func:`sync_derived` stores what league queries need and tells the watching phones.
 """
@@ -28,7 +29,7 @@ from scorekeeper.validation import MAX_ID
 
 
 def refetch(game: Game, *, lock: bool = False) -> Game:
-    qs = Game.objects.select_for_update() if lock else Game.objects.all()
+    qs = Game.objects.select_for_update(no_key=True) if lock else Game.objects.all()
     fresh = qs.get(pk=game.pk)
     prefetch_related_objects([fresh], "seats__player", "hands")
     return fresh
@@ -48,14 +49,14 @@ class LockedGame:
 def lock_game(
     game: Game, user: User | None, guest: Guest | None = None, *, may: str = "record"
 ) -> LockedGame:
-    """Lock the game row and read it with its seats, in one query (``FOR UPDATE OF``
-    the game alone: a game always has seats), and check once more that the writer
+    """Lock the game row and read it with its seats, in one query (``FOR NO KEY UPDATE
+    OF`` the game alone: a game always has seats), and check once more that the writer
     ``may`` do this (:func:`check_may`)."""
     if not 1 <= int(game.pk) <= MAX_ID:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
     seats = list(
         Seat.objects.select_related("game")
-        .select_for_update(of=("game",))
+        .select_for_update(of=("game",), no_key=True)
         .filter(game_id=game.pk)
         .order_by("position")
     )
@@ -134,6 +135,10 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
     raise PermissionDenied(refusal)
 
 
+#: The game's columns every write saves (:func:`sync_derived`).
+DERIVED_FIELDS = ["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+
+
 def sync_derived(
     game: Game,
     state: GameState,
@@ -153,9 +158,7 @@ def sync_derived(
         game.finished_at = None
     game.hand_count = state.hands[-1].number if state.hands else 0
     game.version += 1
-    game.save(
-        update_fields=["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
-    )
+    game.save(update_fields=DERIVED_FIELDS)
     live.game_changed(
         game.pk, game.version, first_changed if first_changed else game.hand_count + 1
     )

@@ -41,6 +41,7 @@ from scorekeeper.ratings.backlog import has_backlog
 from scorekeeper.ratings.hooks import rerate
 from scorekeeper.ratings.rebuild import game_derived_rebuild
 from scorekeeper.ratings.replay import lock_league
+from scorekeeper.retry import once_more_on_deadlock
 from scorekeeper.services.players import MAX_NAME
 from scorekeeper.validation import clean_name, parse_id
 
@@ -163,7 +164,7 @@ def _managed(user: User | AnonymousUser, player: Player | int | str, field: str)
     from scorekeeper.selectors.games import player_visible_to
 
     pk = player.pk if isinstance(player, Player) else parse_id(player, field)
-    found = players_managed_by(user).select_for_update().filter(pk=pk).first()
+    found = players_managed_by(user).select_for_update(no_key=True).filter(pk=pk).first()
     if found is not None:
         return found
     if player_visible_to(user, pk) is not None:
@@ -260,6 +261,7 @@ def _shared_game(a: int, b: int) -> Game | None:
     return seat.game if seat is not None else None
 
 
+@once_more_on_deadlock
 def player_merge(
     *, user: User | AnonymousUser, source: Player | int | str, into: Player | int | str
 ) -> Merged:
@@ -291,7 +293,7 @@ def player_merge(
         ) | set(Membership.objects.filter(player_id=a.pk).values_list("league_id", flat=True))
         # The games first, then their leagues: the order a hand's write takes them.
         games = list(
-            Game.objects.select_for_update()
+            Game.objects.select_for_update(no_key=True)
             .filter(pk__in=game_ids)
             .order_by("pk")
             .values_list("pk", "teams")

@@ -28,6 +28,7 @@ from django.utils.dateformat import format as date_format
 from games import RULESETS, GameState
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
+from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import player_names
 
 #: Bumped when the image's drawing changes, so cached images are fetched again.
@@ -99,23 +100,6 @@ def isolate(name: str) -> str:
     return name
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
-
-
-def score_text(ruleset: str, score: int, extras: dict[str, object] | None = None) -> str:
-    """A final score in the game's own unit (see shared/spec/api.md, ``standings``)."""
-    if ruleset == "screw-your-neighbour":
-        return _plural(score, "hand win")
-    if ruleset == "damn-you":
-        return _plural(score, "chip")
-    if ruleset == "dirty-deals":
-        # The match is won on rubbers; points only count inside the unfinished one.
-        rubbers = _plural(int(str((extras or {}).get("rubbers", 0))), "rubber")
-        return f"{rubbers} + {score} pts" if score else rubbers
-    return f"{score} pts".replace("-", "\u2212")
-
-
 def game_title(game: Game) -> str:
     rules = RULESETS[game.ruleset]
     variant = None
@@ -138,6 +122,7 @@ def build_result(game: Game, state: GameState) -> Result:
     if not state.finished:
         raise ConflictError(NOT_FINISHED)
     names = player_names(game)
+    shows = presenter_for(game.ruleset)
     winners = set(state.winners)
     lines = []
     for row in state.standings:
@@ -146,7 +131,7 @@ def build_result(game: Game, state: GameState) -> Result:
             ResultLine(
                 place=row.rank,
                 label=label,
-                score=score_text(game.ruleset, row.score, dict(row.extras)),
+                score=shows.final_score(row),
                 won=bool(set(row.players) & winners),
             )
         )
@@ -182,7 +167,7 @@ def result_publish(*, game: Game, state: GameState) -> str:
     if not state.finished:
         raise ConflictError(NOT_FINISHED)
     with transaction.atomic():
-        row = Game.objects.select_for_update().only("pk", "public_token").get(pk=game.pk)
+        row = Game.objects.select_for_update(no_key=True).only("pk", "public_token").get(pk=game.pk)
         if not row.public_token:
             row.public_token = secrets.token_urlsafe(TOKEN_BYTES)
             row.save(update_fields=["public_token"])

@@ -8,22 +8,20 @@
   this table's usual) is not saved until the table confirms it: the entry comes back
   with the question and a hidden ``confirm`` field naming what was confirmed, so the
   same post again (with or without JavaScript, or from the phone's outbox) saves it,
-  and a changed amount asks again. The API never asks.
+  and a changed amount asks again. The services ask (``services.unlikely``); the API
+  never does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from games import HandOutcome, RuleError, Ruleset
-from games.plausible import HISTORY_HANDS, Unlikely, unlikely_amounts
-from scorekeeper.models import Game, Hand
-from scorekeeper.selectors.games import game_config
+from games import RuleError, Ruleset
+from games.plausible import Unlikely
+from scorekeeper.errors import confirm_token
+from scorekeeper.presenters import Presenter
 from scorekeeper.web.forms import Entry
-
-#: Rulesets whose entry has one pad (or row) per player: a player's problems go there.
-PER_PLAYER_ENTRY = ("dirt", "dirty-uno", "damn-you")
 
 
 @dataclass
@@ -59,15 +57,16 @@ FIELD_PARTS = {
 
 
 def place_problems(
-    ruleset: str, error: RuleError, names: Mapping[int, str], players: Iterable[int]
+    shows: Presenter, error: RuleError, names: Mapping[int, str], players: Iterable[int]
 ) -> PlacedProblems:
-    """Where each of ``error``'s problems is shown."""
+    """Where each of ``error``'s problems is shown: a player's beside their pad (or row)
+    when the game's entry has one per player."""
     seated = set(players)
     placed = PlacedProblems()
     for problem in error.problems:
         text = problem.text(names)
         player = problem.player if problem.player in seated else None
-        if player is not None and ruleset in PER_PLAYER_ENTRY:
+        if player is not None and shows.per_player_entry:
             placed.by_player.setdefault(player, []).append(text)
             placed.summary.append(ShownProblem(text, f"problems-{player}", player=player))
             continue
@@ -90,61 +89,6 @@ def option_words(message: str, rules: Ruleset) -> str:
 # -- unlikely hands -----------------------------------------------------------------------
 
 
-class UnlikelyEntry(Exception):
-    """A hand far above the table's usual, not confirmed: nothing was saved."""
-
-    def __init__(self, items: list[Unlikely]) -> None:
-        super().__init__("an unlikely hand, not confirmed")
-        self.items = items
-
-    @property
-    def token(self) -> str:
-        """The hidden ``confirm`` field's value: what the table is asked to confirm."""
-        return confirm_token(self.items)
-
-
-def confirm_token(items: Iterable[Unlikely]) -> str:
-    return " ".join(sorted(item.token for item in items))
-
-
-def is_confirmed(items: Iterable[Unlikely], confirmed: str) -> bool:
-    """Whether the ``confirm`` field sent confirms every one of ``items`` (a changed
-    amount is a new question)."""
-    said = set(confirmed.split())
-    return all(item.token in said for item in items)
-
-
-def earlier_inputs(game: Game, number: int) -> list[tuple[int, Mapping[str, object]]]:
-    """The inputs of the game's other hands (the most recent ones), oldest first."""
-    rows = (
-        Hand.objects.filter(game=game)
-        .exclude(number=number)
-        .order_by("-number")
-        .values_list("number", "input")[:HISTORY_HANDS]
-    )
-    return [(n, data) for n, data in reversed(list(rows))]
-
-
-def unlikely_in(game: Game, outcome: HandOutcome) -> list[Unlikely]:
-    """The amounts of a scored hand far above this game's usual."""
-    config = game_config(game)
-    return unlikely_amounts(
-        config, outcome.number, outcome.input, earlier_inputs(game, outcome.number)
-    )
-
-
-def ask_unless_confirmed(confirmed: str) -> Callable[[Game, HandOutcome], None]:
-    """The services' ``before_write`` for the score sheet: refuse an unlikely hand
-    (:class:`UnlikelyEntry`) unless ``confirmed`` (the form's ``confirm``) covers it."""
-
-    def check(game: Game, outcome: HandOutcome) -> None:
-        items = unlikely_in(game, outcome)
-        if items and not is_confirmed(items, confirmed):
-            raise UnlikelyEntry(items)
-
-    return check
-
-
 @dataclass
 class Question:
     """ "Bob's 9,999 is far above this table's usual (≈40). Save anyway?" """
@@ -156,8 +100,10 @@ class Question:
 
 
 def question_for(
-    ruleset: str, items: list[Unlikely], names: Mapping[int, str], entry: Entry | None = None
+    shows: Presenter, items: list[Unlikely], names: Mapping[int, str], entry: Entry | None = None
 ) -> Question:
+    """The question for the unlikely ``items`` of an entry
+    (:class:`~scorekeeper.errors.UnlikelyHand`, raised by the services)."""
     lines = []
     for item in items:
         who = names.get(item.player, f"player {item.player}")
@@ -168,11 +114,5 @@ def question_for(
         else:
             most = f"{item.limit:,} {item.what}"
             lines.append(f"{who}'s {amount} {verb} more than a hand usually holds (about {most}).")
-    first = items[0].player
-    if ruleset == "damn-you":
-        fix = f"passes_{first}"
-    elif entry is not None and entry.for_player(first).points:
-        fix = f"points_{first}"
-    else:
-        fix = f"cards_{first}"
+    fix = shows.fix_anchor(items[0].player, entry)
     return Question(lines=lines, token=confirm_token(items), fix_anchor=fix)

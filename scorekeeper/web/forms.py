@@ -1,11 +1,12 @@
 """Form input of the score-sheet pages, turned into the shapes the API takes.
 
-The pages post plain HTML forms (they work without JavaScript); these functions build
-from them exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept, so
-the same services (and the engine behind them) check and score both. Nothing here
-validates the rules: a bad value is passed on as typed and the engine names the problem.
+The pages post plain HTML forms (they work without JavaScript); from them are built
+exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept (a hand's by
+its game's presenter, ``Presenter.hand_input``), so the same services (and the engine
+behind them) check and score both. Nothing here validates the rules: a bad value is
+passed on as typed and the engine names the problem.
 
-An :class:`Entry` is the other direction: the raw values of a hand form, from a post (to
+An :class:`Entry` holds the raw values of a hand form, from a post (to build the hand and
 show them again next to an error) or from a stored hand (to correct it).
 """
 
@@ -21,9 +22,6 @@ from django.http import QueryDict
 from games import Ruleset
 from games.base import whole_number
 
-#: Rulesets whose hands are the cards (or points) left in every other player's hand.
-LEFT_IN_HAND = ("dirt", "dirty-uno")
-
 
 def _token(value: str) -> str:
     """A form's one-time token as sent, or "" when it is not one."""
@@ -34,10 +32,6 @@ def _token(value: str) -> str:
 def _text(data: QueryDict | Mapping[str, Any], name: str) -> str:
     value = data.get(name)
     return str(value).strip() if value is not None else ""
-
-
-def _codes(text: str) -> list[str]:
-    return text.replace(",", " ").split()
 
 
 # -- hand entry ---------------------------------------------------------------------------
@@ -111,53 +105,6 @@ class Entry:
         holder = hand_input.get("bower_holder")
         entry.bower_holder = "" if holder is None else str(holder)
         return entry
-
-
-def _winner(entry: Entry) -> str | None:
-    return entry.winner or None
-
-
-def hand_input_from_entry(ruleset: str, players: Sequence[int], entry: Entry) -> dict[str, Any]:
-    """The API body of ``POST /games/{id}/hands/`` for what the form holds."""
-    if ruleset in LEFT_IN_HAND:
-        results: list[dict[str, Any]] = []
-        for p in players:
-            row = entry.for_player(p)
-            result: dict[str, Any] = {"player": p}
-            if row.cards:
-                result["cards"] = _codes(row.cards)
-            if row.points:
-                result["points"] = row.points
-            # The player who went out needs no line; one with something typed keeps it,
-            # so the engine can say that whoever went out holds nothing.
-            if str(p) == entry.winner and len(result) == 1:
-                continue
-            results.append(result)
-        return {"winner": _winner(entry), "results": results}
-    if ruleset == "damn-you":
-        return {
-            "winner": _winner(entry),
-            "results": [
-                {
-                    "player": p,
-                    "passes": entry.for_player(p).passes or 0,
-                    "cards_left": (
-                        entry.for_player(p).cards_left or (0 if str(p) == entry.winner else None)
-                    ),
-                }
-                for p in players
-            ],
-        }
-    if ruleset == "dirty-deals":
-        body: dict[str, Any] = {"winner": _winner(entry), "suit": entry.suit or None}
-        if entry.surplus or not entry.surplus_count:
-            body["surplus"] = list(entry.surplus)
-        else:
-            body["surplus_count"] = entry.surplus_count
-            body["bower_in_surplus"] = entry.bower_in_surplus
-        body["bower_holder"] = entry.bower_holder or None
-        return body
-    return {"winner": _winner(entry)}
 
 
 # -- new game -----------------------------------------------------------------------------

@@ -28,18 +28,21 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import RULESETS, GameState, RuleError
-from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError
+from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError, UnlikelyHand
 from scorekeeper.live.delta import grid_delta
 from scorekeeper.models import Game, Hand
+from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.access import GameAccess, Role
 from scorekeeper.selectors.games import (
     game_config,
     game_state,
     game_with_related,
     player_names,
+    with_earlier_hands,
     with_rows,
 )
 from scorekeeper.services.games import (
+    HandWritten,
     game_close,
     game_delete,
     game_reopen,
@@ -47,11 +50,12 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
+from scorekeeper.services.locked_game import DERIVED_FIELDS
 from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.validation import is_idempotency_key, optional_id
-from scorekeeper.web import entry_checks, sheet, sheet_panel
+from scorekeeper.web import sheet, sheet_panel
 from scorekeeper.web.access import NOT_YOURS, game_page, holds_link, request_access
-from scorekeeper.web.forms import Entry, hand_input_from_entry
+from scorekeeper.web.forms import Entry
 from scorekeeper.web.scoreboard import build_scoreboard
 
 
@@ -71,6 +75,22 @@ def _reload(access: GameAccess, games: QuerySet[Game] | None = None) -> GameAcce
     return replace(access, game=game)
 
 
+def _after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, GameState]:
+    """The viewer's access and the game's whole state after a write: the state the write
+    folded, after the hands this request read before it (nothing is read or folded
+    again), unless another phone wrote in between (then the game is read again)."""
+    game = access.game
+    same = written.base_version == game.version
+    state = with_earlier_hands(game, written.state) if same else None
+    if state is None:
+        fresh = _reload(access)
+        return fresh, game_state(fresh.game)
+    for name in DERIVED_FIELDS:
+        setattr(game, name, getattr(written.game, name))
+    getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
+    return access, state
+
+
 def _writer(access: GameAccess) -> dict[str, Any]:
     """Who writes, for the services: the account, or the guest of a score link."""
     if access.role is Role.SCORER:
@@ -80,7 +100,7 @@ def _writer(access: GameAccess) -> dict[str, Any]:
 
 def _sheet_game() -> QuerySet[Game]:
     """The game row as the sheet reads it: with its league and owner, its seats and hands
-    coming from :func:`_sheet_rows`."""
+    coming from :func:`_rows_by_version`."""
     return Game.objects.select_related("league", "owner")
 
 
@@ -93,7 +113,7 @@ class SheetRows:
     markers: dict[int, str]
 
 
-def _sheet_rows(game: Game) -> SheetRows:
+def _rows_by_version(game: Game) -> SheetRows:
     """The game's state (its hands' stored outcomes, resumed by the engine) and its
     players' names and colours: read and folded once per version of the game and kept in
     Django's cache. Every write to its hands, and every rename, recolour or merge of its
@@ -129,13 +149,14 @@ def _sheet_context(
 ) -> dict[str, Any]:
     game = access.game
     if state is None:
-        rows = _sheet_rows(game)
+        rows = _rows_by_version(game)
         state, names, markers = rows.state, rows.names, rows.markers
     else:
         names, markers = player_names(game), game_markers(game)
     can_change = access.may_change
     can_manage = access.may_manage
     rules = RULESETS[game.ruleset]
+    shows = presenter_for(game.ruleset)
     show_all = _wants_every_hand(request)
     grid = sheet.build_grid(game, state, names, recent=None if show_all else sheet.RECENT_HANDS)
     apply_markers(grid.columns, markers)
@@ -154,23 +175,21 @@ def _sheet_context(
         "can_manage": can_manage,
         "guest": access if access.is_guest and not can_manage else None,
         "grid": grid,
-        "banner": sheet.build_banner(game, state, names),
+        "banner": sheet.build_banner(state, names),
         "panel": panel,
-        "ranking": sheet.build_ranking(state, grid.columns, game.ruleset) if state.finished else [],
+        "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
         "winners": [names.get(p, "?") for p in state.winners],
         "ended_by": sheet.ended_by_text(state, names),
-        "chart": sheet.build_chart(game, state, grid.columns) if state.finished else None,
-        "settlement": sheet.settlement(game, state, names),
+        "chart": sheet.build_chart(state, grid.columns) if state.finished else None,
+        "settlement": shows.settlement(state, names),
         "flash": flash,
         "notice": notice,
         "preview": preview,
         "hand_marker": _hand_marker(state),
         "last_hand": state.hands[-1].number if state.hands else None,
         "wins_low": rules.wins_with_for(state.config.options) == "low",
-        "goal": sheet.goal_text(game.ruleset, state.config.options),
-        "scoreboard": build_scoreboard(
-            game.ruleset, state, grid.columns, sheet.goal_text(game.ruleset, state.config.options)
-        ),
+        "goal": shows.goal(state.config.options),
+        "scoreboard": build_scoreboard(state, grid.columns),
         "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
@@ -260,7 +279,7 @@ def _change_notice(seen: str, marker: str) -> str:
 def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]]:
     players = _seat_ids(game)
     entry = Entry.from_post(request.POST, players)
-    return entry, hand_input_from_entry(game.ruleset, players, entry)
+    return entry, presenter_for(game.ruleset).hand_input(players, entry)
 
 
 @require_POST
@@ -272,7 +291,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     # A phone that kept the hand while offline sends it with the key it made when the
     # hand was saved (header or field): however often it is sent, it is recorded once.
     sent_key = request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key")
-    key = (sent_key or "").strip()[:100] or None
+    key = (sent_key or "").strip() or None
     if key is not None and not is_idempotency_key(key):
         key = None
     expected = (request.POST.get("number") or "").strip()
@@ -283,9 +302,9 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=optional_id(expected),
-            before_write=entry_checks.ask_unless_confirmed(request.POST.get("confirm", "")),
+            confirm=request.POST.get("confirm", ""),
         )
-    except entry_checks.UnlikelyEntry as exc:
+    except UnlikelyHand as exc:
         state = game_state(game)
         panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
@@ -322,17 +341,15 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         return _render_sheet(
             request, _sheet_context(request, _reload(access), notice=exc.message), status=409
         )
-    fresh = _reload(access)
-    state = game_state(fresh.game)
-    names = player_names(fresh.game)
-    if written.replayed:
+    if written.outcome is None:
         flash = "That hand was already saved."
     else:
-        flash = sheet.saved_summary(fresh.game, state.hands[-1], names)
-        if state.finished:
+        flash = presenter_for(game.ruleset).saved_summary(written.outcome, player_names(game))
+        if written.state.finished:
             flash += " The game is over."
     if getattr(request, "htmx", None):
-        return _render_sheet(request, _sheet_context(request, fresh, state=state, flash=flash))
+        after, state = _after_write(access, written)
+        return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
 
@@ -359,9 +376,9 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
             number=number,
             **_writer(access),
             hand_input=hand_input,
-            before_write=entry_checks.ask_unless_confirmed(request.POST.get("confirm", "")),
+            confirm=request.POST.get("confirm", ""),
         )
-    except entry_checks.UnlikelyEntry as exc:
+    except UnlikelyHand as exc:
         panel = sheet_panel.build_panel(
             game, state, names, number=number, entry=entry, unlikely=exc.items
         )
@@ -382,14 +399,13 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         )
     except Hand.DoesNotExist:
         raise Http404(f"This game has no hand {number}.") from None
-    fresh = _reload(access)
     flash = f"Hand {number} corrected; the totals after it are recomputed."
     if written.outcome is not None:
-        flash = sheet.saved_summary(fresh.game, written.outcome, player_names(fresh.game)).replace(
-            "saved", "corrected"
-        )
+        flash = presenter_for(game.ruleset).saved_summary(written.outcome, names)
+        flash = flash.replace("saved", "corrected")
     if getattr(request, "htmx", None):
-        return _render_sheet(request, _sheet_context(request, fresh, flash=flash))
+        after, state = _after_write(access, written)
+        return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
 
@@ -424,7 +440,7 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
             pts = int(outcome.points.get(p, 0))
             row = {
                 "name": names[p],
-                "points": sheet.signed(pts) if game.ruleset == "damn-you" else str(pts),
+                "points": presenter_for(game.ruleset).points_text(pts),
                 "total": int(outcome.totals.get(p, 0)),
                 "out": p == outcome.winner,
             }

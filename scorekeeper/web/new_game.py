@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games import RULESETS, RuleError, Ruleset
 from games.base import whole_number
 from scorekeeper.models import Game, Player
+from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import (
     game_with_related,
     games_visible_to,
@@ -31,7 +32,7 @@ from scorekeeper.services.games import (
 )
 from scorekeeper.services.players import player_create
 from scorekeeper.validation import optional_id
-from scorekeeper.web import entry_checks, sheet
+from scorekeeper.web import entry_checks
 from scorekeeper.web.forms import NewGameEntry, SeatEntry
 
 # -- new game -----------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 "rulesets": [
                     {
                         **r.metadata(),
-                        "goal": sheet.goal_text(r.slug, r.default_options(r.min_players)),
+                        "goal": presenter_for(r.slug).goal(r.default_options(r.min_players)),
                     }
                     for r in RULESETS.values()
                 ],

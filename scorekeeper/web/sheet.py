@@ -12,53 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import GameState, HandOutcome
-from games.cards import (
-    SUIT_SYMBOLS,
-)
+from games import GameState
 from scorekeeper.models import Game
-
-RULESET_ENTRY_TEMPLATES = {
-    "dirt": "games/_entry_left_in_hand.html",
-    "dirty-uno": "games/_entry_left_in_hand.html",
-    "damn-you": "games/_entry_damn_you.html",
-    "dirty-deals": "games/_entry_dirty_deals.html",
-    "screw-your-neighbour": "games/_entry_screw.html",
-}
-MINUS = "\u2212"
-RED_SUITS = {"H", "D"}
-
-
-def signed(n: int) -> str:
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"{MINUS}{-n}"
-    return "0"
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def goal_text(ruleset: str, options: Mapping[str, Any]) -> str:
-    """How a game is won, in a few words, for these options."""
-    if ruleset == "dirt":
-        return "lowest total wins"
-    if ruleset == "damn-you":
-        return "most chips win"
-    if ruleset == "dirty-deals":
-        return "first to win two rubbers takes the match"
-    if ruleset == "dirty-uno":
-        if options.get("scoring", "standard") == "penalty":
-            return "a score past 500 ends it; lowest score wins"
-        return "first past 500 wins"
-    if ruleset == "screw-your-neighbour":
-        target = int(options.get("target_wins", 3) or 0)
-        return f"first to {target} hand wins" if target else "most hand wins"
-    return ""
-
+from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.base import Fact, FooterRow, ordinal
 
 # -- the grid -----------------------------------------------------------------------------
 
@@ -93,13 +50,6 @@ class GridRow:
     winner: str
     cells: list[Cell]
     divider: str = ""
-
-
-@dataclass
-class FooterRow:
-    label: str
-    values: list[str]
-    css: str = ""
 
 
 @dataclass
@@ -179,15 +129,6 @@ def columns_for(state: GameState, names: Mapping[int, str]) -> list[Column]:
     return [Column(key=p, label=names[p], title=names[p], players=(p,)) for p in config.players]
 
 
-def _hand_tag(ruleset: str, hand: HandOutcome) -> str:
-    if ruleset == "dirt":
-        return str(hand.extras.get("dirt_rank", ""))
-    if ruleset == "dirty-deals":
-        suit = str(hand.extras.get("suit", ""))
-        return SUIT_SYMBOLS.get(suit, suit)
-    return ""
-
-
 def build_grid(
     game: Game,
     state: GameState,
@@ -197,7 +138,7 @@ def build_grid(
 ) -> Grid:
     """The sheet's table; with ``recent``, rows for only the last ``recent`` hands
     (the totals still count every hand)."""
-    ruleset = game.ruleset
+    shows = presenter_for(state.config.ruleset)
     columns = columns_for(state, names)
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
@@ -220,53 +161,30 @@ def build_grid(
             p = col.key
             pts = int(hand.points.get(p, 0))
             total = int(hand.totals.get(p, 0))
-            note = ""
-            if ruleset == "screw-your-neighbour":
-                shown = "✓" if out else ""
-            elif ruleset == "damn-you":
-                shown = signed(pts)
-            else:
-                shown = str(pts) if (pts or out or ruleset == "dirt") else "·"
-            if ruleset == "dirty-uno" and p in (hand.extras.get("resets") or []):
-                note = "500 → 0"
-            if ruleset == "dirty-deals" and pts and not out:
-                note = "bower"
-            cells.append(Cell(points=shown, total=str(total), out=out, note=note))
-        divider = ""
-        if ruleset == "dirty-deals" and hand.extras.get("rubber_won_by") is not None:
-            who = names.get(int(hand.extras["rubber_won_by"]), "?")
-            divider = f"Rubber {hand.extras.get('rubber')} to {who}"
-            if state.ended_by == "match" and hand is state.hands[-1]:
-                divider += ": the match is won"
-            else:
-                divider += " — scores start again at 0"
-        if ruleset == "damn-you" and hand.extras.get("early_end"):
-            divider = "Only one player holds chips: the game ends here"
+            cells.append(
+                Cell(
+                    points=shows.cell_points(pts, out),
+                    total=str(total),
+                    out=out,
+                    note=shows.cell_note(hand, p, pts, out),
+                )
+            )
         rows.append(
             GridRow(
                 number=hand.number,
-                tag=_hand_tag(ruleset, hand),
+                tag=shows.hand_tag(hand),
                 dealer=names.get(hand.dealer, "?"),
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
-                divider=divider,
+                divider=shows.divider(state, hand, names),
             )
         )
-    footer = _footer(game, state, columns)
-    tag_label = {"dirt": "Dirt", "dirty-deals": "Suit"}.get(ruleset, "")
-    hints = {
-        "dirt": "Points left in hand this hand; small: running total. Lowest total wins.",
-        "dirty-uno": "Points scored this hand; small: running total.",
-        "damn-you": "Chips won or lost this hand; small: chips held.",
-        "dirty-deals": "Points this hand; small: points in the rubber.",
-        "screw-your-neighbour": "✓ won the hand; small: hand wins.",
-    }
     return Grid(
         columns=columns,
         rows=rows,
-        footer=footer,
-        tag_label=tag_label,
-        points_hint=hints.get(ruleset, ""),
+        footer=_footer(state, columns),
+        tag_label=shows.tag_label,
+        points_hint=shows.points_hint,
         hidden=hidden,
         total=len(state.hands),
     )
@@ -281,51 +199,20 @@ def _standing_by_column(state: GameState, columns: Sequence[Column]) -> dict[int
     return {c.key: by_key.get(c.key) for c in columns}
 
 
-def _footer(game: Game, state: GameState, columns: Sequence[Column]) -> list[FooterRow]:
-    standing = _standing_by_column(state, columns)
-    label = {
-        "damn-you": "Chips",
-        "screw-your-neighbour": "Wins",
-        "dirty-deals": "Points",
-    }.get(game.ruleset, "Total")
+def _footer(state: GameState, columns: Sequence[Column]) -> list[FooterRow]:
+    by_column = _standing_by_column(state, columns)
+    standing = [by_column[c.key] for c in columns]
+    shows = presenter_for(state.config.ruleset)
     rows = [
-        FooterRow(
-            label,
-            [str(standing[c.key].score) if standing[c.key] else "0" for c in columns],
-            "total",
-        )
+        *shows.footer_rows(standing),
+        FooterRow(shows.total_label, [str(r.score) if r else "0" for r in standing], "total"),
     ]
-    if game.ruleset == "dirty-deals":
-        rows.insert(
-            0,
-            FooterRow(
-                "Rubbers",
-                [
-                    str(standing[c.key].extras.get("rubbers", 0)) if standing[c.key] else "0"
-                    for c in columns
-                ],
-                "rubbers",
-            ),
-        )
     if state.hands:
-        rows.append(
-            FooterRow(
-                "Rank",
-                [ordinal(standing[c.key].rank) if standing[c.key] else "" for c in columns],
-                "rank",
-            )
-        )
+        rows.append(FooterRow("Rank", [ordinal(r.rank) if r else "" for r in standing], "rank"))
     return rows
 
 
 # -- banner, result, chart ----------------------------------------------------------------
-
-
-@dataclass
-class Fact:
-    label: str
-    value: str
-    big: bool = False
 
 
 @dataclass
@@ -336,44 +223,21 @@ class Banner:
     facts: list[Fact] = field(default_factory=list)
 
 
-def build_banner(game: Game, state: GameState, names: Mapping[int, str]) -> Banner | None:
+def build_banner(state: GameState, names: Mapping[int, str]) -> Banner | None:
     nxt = state.next_hand
     if nxt is None:
         return None
-    ruleset = game.ruleset
-    number = int(nxt["number"])
-    banner = Banner(number=number, of=None, dealer=names.get(int(nxt["dealer"]), "?"))
-    if ruleset == "dirt":
-        banner.of = len(state.extras.get("dirt_ranks") or []) or None
-        banner.facts.append(Fact("Dirt rank", str(nxt.get("dirt_rank", "")), big=True))
-    elif ruleset == "damn-you":
-        banner.of = int(state.extras.get("hands_total") or 0) or None
-        short = [names.get(p, "?") for p in nxt.get("short") or []]
-        banner.facts.append(Fact("Short (ante 2)", ", ".join(short) if short else "nobody"))
-        ante = sum(int(a["amount"]) for a in nxt.get("ante") or [])
-        banner.facts.append(Fact("Ante into the pot", str(ante)))
-    elif ruleset == "dirty-deals":
-        banner.facts.append(Fact("Rubber", str(nxt.get("rubber", "")), big=True))
-        won = [
-            f"{names.get(int(r['player']), '?')} {r['rubbers']}"
-            for r in state.extras.get("rubbers") or []
-            if r.get("rubbers")
-        ]
-        if won:
-            banner.facts.append(Fact("Rubbers won", ", ".join(won)))
-    elif ruleset == "dirty-uno":
-        scoring = str(state.extras.get("scoring", "standard"))
-        banner.facts.append(Fact("Scoring", scoring))
-        banner.facts.append(Fact("Ends", "when a score passes 500"))
-    elif ruleset == "screw-your-neighbour":
-        target = int(state.extras.get("target_wins") or 0)
-        banner.facts.append(
-            Fact("Target", f"first to {target} wins" if target else "none — end the game by hand")
-        )
-    return banner
+    shows = presenter_for(state.config.ruleset)
+    return Banner(
+        number=int(nxt["number"]),
+        of=shows.hands_total(state),
+        dealer=names.get(int(nxt["dealer"]), "?"),
+        facts=shows.banner_facts(state, nxt, names),
+    )
 
 
-def build_ranking(state: GameState, columns: Sequence[Column], ruleset: str) -> list[RankLine]:
+def build_ranking(state: GameState, columns: Sequence[Column]) -> list[RankLine]:
+    shows = presenter_for(state.config.ruleset)
     by_key = {c.key: c for c in columns}
     winners = set(state.winners)
     lines: list[RankLine] = []
@@ -382,12 +246,7 @@ def build_ranking(state: GameState, columns: Sequence[Column], ruleset: str) -> 
         col = by_key.get(key) if key is not None else None
         if col is None:
             continue
-        score, extra = str(row.score), ""
-        if ruleset == "dirty-deals":
-            # The match is won on rubbers; points only count inside the unfinished one.
-            rubbers = int(row.extras.get("rubbers", 0))
-            score = f"{rubbers} rubber{'s' if rubbers != 1 else ''}"
-            extra = f"{row.score} in the open rubber" if row.score else ""
+        score, extra = shows.ranking_score(row)
         lines.append(
             RankLine(
                 rank=row.rank,
@@ -415,11 +274,12 @@ def ended_by_text(state: GameState, names: Mapping[int, str]) -> str:
 SERIES_CLASSES = 8
 
 
-def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Chart | None:
+def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
     """The running score of every column after each hand, as SVG polylines."""
     if not state.hands:
         return None
-    start = int(state.extras.get("starting_chips", 0)) if game.ruleset == "damn-you" else 0
+    shows = presenter_for(state.config.ruleset)
+    start = shows.chart_start(state)
     values: list[list[int]] = []
     team_running = [0] * len(columns)
     for col_index, col in enumerate(columns):
@@ -468,11 +328,6 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
     y_ticks = [(y(v), v) for v in range(first, hi + 1, step) if v >= lo]
     x_step = 1 if n <= 12 else (2 if n <= 24 else 5 if n <= 60 else _nice_step(n // 2))
     x_ticks = [(x(i), i) for i in range(0, n + 1, x_step)]
-    title = {
-        "damn-you": "Chips after each hand",
-        "screw-your-neighbour": "Hand wins",
-        "dirty-deals": "Points in the rubber after each hand",
-    }.get(game.ruleset, "Running totals after each hand")
     return Chart(
         width=width,
         height=height,
@@ -483,7 +338,7 @@ def build_chart(game: Game, state: GameState, columns: Sequence[Column]) -> Char
         right=width - right,
         top=top,
         bottom=height - bottom,
-        title=title,
+        title=shows.chart_title,
     )
 
 
@@ -500,39 +355,3 @@ def _nice_step(span: int) -> int:
         if span / step <= 5:
             return step
     return 10000
-
-
-def settlement(game: Game, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:
-    """D$%n You!: the chips paid and received in the last hand, as the engine moved them."""
-    if game.ruleset != "damn-you" or not state.hands:
-        return None
-    last = state.hands[-1]
-    rows = [
-        {
-            "name": names.get(int(c["player"]), "?"),
-            "paid": int(c["paid"]),
-            "received": int(c["received"]),
-            "net": signed(int(c["received"]) - int(c["paid"])),
-            "chips": int(last.totals.get(int(c["player"]), 0)),
-            "out": int(c["player"]) == last.winner,
-        }
-        for c in last.extras.get("chips") or []
-    ]
-    return {
-        "number": last.number,
-        "rows": rows,
-        "winner": names.get(last.winner, "") if last.winner is not None else "",
-        "pot": sum(r["received"] for r in rows),
-    }
-
-
-def saved_summary(game: Game, hand: HandOutcome, names: Mapping[int, str]) -> str:
-    """One line saying what a hand just saved scored."""
-    if game.ruleset == "screw-your-neighbour":
-        return f"Hand {hand.number}: {names.get(hand.winner or 0, '?')} won it."
-    parts = []
-    for p, pts in hand.points.items():
-        if pts or p == hand.winner:
-            value = signed(pts) if game.ruleset == "damn-you" else str(pts)
-            parts.append(f"{names.get(p, '?')} {value}")
-    return f"Hand {hand.number} saved: " + ", ".join(parts) + "."

@@ -12,22 +12,11 @@ from typing import Any
 from django.urls import reverse
 
 from games import GameState, RuleError
-from games.cards import (
-    RANKS,
-    SUIT_SYMBOLS,
-    SUITS,
-    UNO_COLOUR_NAMES,
-    UNO_COLOURS,
-    french_deck,
-    parse_french,
-    parse_uno,
-    uno_deck,
-)
 from scorekeeper.models import Game
+from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
 from scorekeeper.web.forms import Entry, PlayerEntry
-from scorekeeper.web.sheet import RED_SUITS, RULESET_ENTRY_TEMPLATES
 
 # -- the entry panel ----------------------------------------------------------------------
 
@@ -80,71 +69,6 @@ class Panel:
     history: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _pad_config(ruleset: str, state: GameState, dirt_rank: str) -> dict[str, Any]:
-    """Card buttons with the engine's points for each (so the page adds, never scores)."""
-    options = state.config.options
-    if ruleset == "dirt":
-        ten = int(options.get("ten_points", 1))
-        decks = int(state.extras.get("decks") or 3)
-        return _make_pad(ruleset, ten, decks, dirt_rank, "")
-    return _make_pad(ruleset, 0, 0, "", str(options.get("scoring", "standard")))
-
-
-def _make_pad(ruleset: str, ten: int, decks: int, dirt_rank: str, scoring: str) -> dict[str, Any]:
-    if ruleset == "dirt":
-        from games.dirt import card_points
-
-        keys = ["JK", *RANKS]
-        values = []
-        for key in keys:
-            card = parse_french(key if key == "JK" else f"{key}S")
-            values.append(
-                {
-                    "key": key,
-                    "label": key,
-                    "points": card_points(card, dirt_rank, ten_points=ten),
-                    "dirt": key == dirt_rank,
-                    "suited": key != "JK",
-                }
-            )
-        return {
-            "kind": "french",
-            "values": values,
-            "suits": [{"key": s, "label": SUIT_SYMBOLS[s], "red": s in RED_SUITS} for s in SUITS],
-            "deck": dict(french_deck(decks, jokers_per_deck=2)),
-            "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
-            "scoring": "",
-            "dirt": dirt_rank,
-        }
-    from games.dirty_uno import card_points as uno_points
-
-    values = []
-    for key in ["1", "2", "3", "4", "5", "6", "8", "9", "0", "7", "S", "R", "+2", "W", "W+4"]:
-        wild = key.startswith("W")
-        uno_card = parse_uno(key if wild else f"R{key}")
-        label = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}.get(key, key)
-        values.append(
-            {
-                "key": key,
-                "label": label,
-                "points": uno_points(uno_card),
-                "dirt": False,
-                "suited": not wild,
-            }
-        )
-    return {
-        "kind": "uno",
-        "values": values,
-        "suits": [
-            {"key": c, "label": UNO_COLOUR_NAMES[c].capitalize(), "red": False} for c in UNO_COLOURS
-        ],
-        "deck": dict(uno_deck()),
-        "deck_name": "the UNO deck",
-        "scoring": scoring,
-        "dirt": "",
-    }
-
-
 def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """One line saying what a stored hand input reported, in the table's words."""
 
@@ -195,6 +119,7 @@ def build_panel(
 ) -> Panel | None:
     """The entry panel for the next hand (``number`` None) or for correcting a hand."""
     ruleset = game.ruleset
+    shows = presenter_for(ruleset)
     config = state.config
     editing = number is not None
     if editing:
@@ -229,7 +154,7 @@ def build_panel(
         mode="edit" if editing else "new",
         number=number,
         action=action,
-        template=RULESET_ENTRY_TEMPLATES[ruleset],
+        template=shows.entry_template,
         ruleset=ruleset,
         dealer=names.get(dealer, "?"),
         players=players,
@@ -247,52 +172,15 @@ def build_panel(
             }
             for rev in hand_history(game, number)
         ]
-    if ruleset == "dirt":
-        panel.dirt_rank = str(facts.get("dirt_rank", ""))
-    if ruleset in ("dirt", "dirty-uno"):
-        panel.pad = _pad_config(ruleset, state, panel.dirt_rank)
+    shows.fill_panel(panel, state, facts, previous, game.pk)
+    key = shows.pad_key(state, facts)
+    if key is not None:
+        panel.pad = shows.make_pad(*key)
         panel.scoring = str(panel.pad["scoring"])
-        panel.reminder = (
-            str(state.next_hand.get("reminder", ""))
-            if (ruleset == "dirty-uno" and state.next_hand)
-            else ""
-        )
-    if ruleset == "damn-you":
-        start = int(state.extras.get("starting_chips", 20))
-        if editing:
-            antes = {int(a["player"]): int(a["paid"]) for a in facts.get("ante") or []}
-        else:
-            antes = {int(a["player"]): int(a["amount"]) for a in facts.get("ante") or []}
-        dealt = {int(d["player"]): int(d["cards"]) for d in facts.get("deal") or []}
-        short = {int(p) for p in facts.get("short") or []}
-        for row in players:
-            row.chips = int(previous[row.id]) if previous else start
-            row.ante = antes.get(row.id, 0)
-            row.cap = row.chips - row.ante
-            row.dealt = dealt.get(row.id, 0)
-            row.short = row.id in short
-        panel.pot_start = sum(antes.values())
-        if not editing:
-            panel.storage_key = f"sk:passes:{game.pk}:{number}"
-    if ruleset == "dirty-deals":
-        from games.dirty_deals import BOWER, RANKS_IN_PLAY
-
-        panel.bowers = dict(BOWER)
-        panel.suits = [
-            {
-                "key": s,
-                "symbol": SUIT_SYMBOLS[s],
-                "red": s in RED_SUITS,
-                "name": {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}[s],
-                "bower": BOWER[s],
-                "cards": [{"code": f"{r}{s}", "rank": r} for r in RANKS_IN_PLAY],
-            }
-            for s in SUITS
-        ]
     if error is not None:
         from scorekeeper.web.entry_checks import place_problems
 
-        placed = panel.problems = place_problems(ruleset, error, names, config.players)
+        placed = panel.problems = place_problems(shows, error, names, config.players)
         panel.errors.extend(shown.text for shown in placed.summary)
         for part, texts in placed.by_field.items():
             panel.field_errors[part] = " ".join(texts)
@@ -302,7 +190,7 @@ def build_panel(
     if unlikely:
         from scorekeeper.web.entry_checks import question_for
 
-        panel.question = question_for(ruleset, list(unlikely), names, entry)
+        panel.question = question_for(shows, list(unlikely), names, entry)
     if message:
         panel.errors.append(message)
     return panel

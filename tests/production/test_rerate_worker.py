@@ -1,4 +1,4 @@
-"""The background worker (``manage.py db_worker``) over HTTP: a correction to an old
+"""The background worker (``manage.py worker``) over HTTP: a correction to an old
 league game is carried through the later games' ratings off the request, and the
 standings catch up without anyone waiting on the league lock."""
 

@@ -78,3 +78,28 @@ def test_new_game_from_a_league_page_preselects_the_league(user) -> None:  # typ
     assert f"ruleset=dirt&amp;league={league.pk}" in choose.content.decode()
     form = client.get(f"/games/new/?ruleset=dirt&league={league.pk}").content.decode()
     assert f'<option value="{league.pk}" selected' in form
+
+
+def test_an_unlikely_hand_is_written_only_once_confirmed(user, make_players) -> None:  # type: ignore[no-untyped-def]
+    from scorekeeper.errors import UnlikelyHand
+    from scorekeeper.services.games import hand_replace
+
+    ana, bo, cy = make_players("Ana", "Bo", "Cy")
+    game = game_create(owner=user, ruleset="dirt", players=[ana.pk, bo.pk, cy.pk])
+    slip = {
+        "winner": ana.pk,
+        "results": [{"player": bo.pk, "points": 9999}, {"player": cy.pk, "points": 4}],
+    }
+    with pytest.raises(UnlikelyHand) as asked:
+        hand_record(game=game, user=user, hand_input=slip, confirm="")
+    assert [(u.player, u.amount) for u in asked.value.items] == [(bo.pk, 9999)]
+    assert not Hand.objects.filter(game=game).exists()
+    written = hand_record(game=game, user=user, hand_input=slip, confirm=asked.value.token)
+    assert written.outcome is not None
+    assert written.outcome.points[bo.pk] == 9999
+    # A changed amount asks again; a caller that never asks (the API) is not asked.
+    more = {**slip, "results": [{"player": bo.pk, "points": 8888}, {"player": cy.pk, "points": 4}]}
+    with pytest.raises(UnlikelyHand):
+        hand_replace(game=game, number=1, user=user, hand_input=more, confirm=asked.value.token)
+    hand_replace(game=game, number=1, user=user, hand_input=more)
+    assert Hand.objects.get(game=game, number=1).input["results"][0]["points"] == 8888

@@ -66,6 +66,17 @@ def test_a_hand_form_key_that_is_not_printable_ascii_is_ignored(
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def test_long_hand_form_keys_are_kept_whole(ana: Client, user: User, three: list[Player]) -> None:
+    """Two phones' keys that share their first hundred characters are two hands, not a
+    retry of one (a key is stored whole, up to 255 characters)."""
+    game = make_game(user, "screw-your-neighbour", three, options={"target_wins": 5})
+    shared = "p" * 150
+    for number, (winner, key) in enumerate([(three[0], shared + "-a"), (three[1], shared + "-b")]):
+        body = {"number": str(number + 1), "winner": winner.pk, "idempotency_key": key}
+        assert ana.post(f"/games/{game.pk}/hands/", body).status_code == 302
+    assert Hand.objects.filter(game=game).count() == 2
+
+
 def new_game(client: Client, three: list[Player], **fields: str) -> Any:
     body = {
         "ruleset": "dirt",

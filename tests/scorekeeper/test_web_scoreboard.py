@@ -7,7 +7,7 @@ from typing import Any
 
 from games import get_ruleset
 from scorekeeper.web.scoreboard import Scoreboard, build_scoreboard
-from scorekeeper.web.sheet import columns_for, goal_text
+from scorekeeper.web.sheet import columns_for
 
 NAMES = {1: "Ana", 2: "Bo", 3: "Cy", 4: "Di"}
 
@@ -24,9 +24,7 @@ def board(
     ids = list(NAMES)[:players]
     config = rules.configure(players=ids, options=options, teams=teams)
     state = rules.play(config, hands)
-    return build_scoreboard(
-        ruleset, state, columns_for(state, NAMES), goal_text(ruleset, config.options)
-    )
+    return build_scoreboard(state, columns_for(state, NAMES))
 
 
 def lines(scoreboard: Scoreboard | None) -> list[tuple[str, str, str, str]]:

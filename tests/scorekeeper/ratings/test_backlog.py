@@ -121,6 +121,33 @@ def test_a_change_behind_a_running_replay_restarts_it_from_there(user, league, f
     assert state == rebuilt(league)
 
 
+def test_a_correction_rated_in_one_scope_and_not_yet_the_other_is_replayed_in_both(
+    user, league, four
+):
+    """The replay has carried one scope (all games) past a corrected game and not yet the
+    other (the game's ruleset); the game is corrected back to its first ranking, which
+    the second scope still holds: the first scope is replayed again all the same."""
+    games = play_night(user, league, four, games=10)
+    hand_replace(game=games[0], number=1, user=None, hand_input={"winner": four[1].pk})
+    hand_replace(game=games[5], number=1, user=None, hand_input={"winner": four[2].pk})
+
+    class Stop(Exception):
+        pass
+
+    def stop(_seconds: float, _games: int) -> None:
+        raise Stop  # after the all-games scope's only chunk
+
+    with pytest.raises(Stop):
+        process_backlog(league.pk, chunk_games=100, on_chunk=stop)
+    assert set(RatingBacklog.objects.values_list("ruleset", flat=True)) == {games[5].ruleset}
+
+    hand_replace(game=games[5], number=1, user=None, hand_input={"winner": four[1].pk})
+    process_backlog(league.pk)
+
+    state = (snapshot(league), points(league))
+    assert state == rebuilt(league)
+
+
 def test_deleting_an_old_game_is_replayed_in_the_background(user, league, make_players, four):
     (eve,) = make_players("Eve")
     play_night(user, league, four, games=6)

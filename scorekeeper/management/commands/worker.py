@@ -1,0 +1,136 @@
+"""``manage.py worker``: the background worker. django-tasks' ``db_worker`` (the same
+options), which also
+
+* resumes the league re-rates left unfinished: at start and every ``--sweep-interval``
+  seconds a thread queues a re-rate of every league whose ratings are still marked out
+  of date with none waiting (:func:`scorekeeper.tasks.resume_rerates`), so a task that
+  failed, or died with a killed worker, is picked up again from its mark;
+* outlives the database going away (a restart): the error is logged and the worker
+  tries again every few seconds instead of exiting. A task cut short so stays
+  ``RUNNING`` in the task table; the sweep queues its league again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import CommandError
+from django.db import InterfaceError, OperationalError, connection
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
+from django_tasks_db.management.commands import db_worker
+
+from scorekeeper.tasks import resume_rerates
+
+logger = logging.getLogger("django_tasks_db")
+
+#: Seconds between two tries to reach the database again.
+RECONNECT_SECONDS = 2.0
+
+
+class Worker(db_worker.Worker):
+    def __init__(self, *, sweep_interval: float, **options: Any) -> None:
+        super().__init__(**options)
+        self.sweep_interval = sweep_interval
+        self._stopped = threading.Event()
+
+    def run(self) -> None:
+        self.sweep()
+        if self.sweep_interval and not self.batch:
+            threading.Thread(target=self.sweeps, name="resume-rerates", daemon=True).start()
+        try:
+            while self.running:
+                try:
+                    return super().run()
+                except (OperationalError, InterfaceError) as error:
+                    logger.warning(
+                        "The database is out of reach (%s): trying again in %s s.",
+                        _first_line(error),
+                        RECONNECT_SECONDS,
+                    )
+                    connection.close()
+                    time.sleep(RECONNECT_SECONDS)
+        finally:
+            self._stopped.set()
+
+    def sweep(self) -> None:
+        """Queue a re-rate of every league left unfinished (with this thread's own
+        connection, closed afterwards)."""
+        try:
+            resumed = resume_rerates()
+            if resumed:
+                logger.info("Re-rating resumed for leagues %s", resumed)
+        except (OperationalError, InterfaceError) as error:
+            logger.warning("Could not look for unfinished re-rates (%s).", _first_line(error))
+        finally:
+            connection.close()
+
+    def sweeps(self) -> None:
+        while not self._stopped.wait(self.sweep_interval) and self.running:
+            self.sweep()
+
+    def stop(self) -> None:
+        """End the loop after the task under way, and the sweep."""
+        self.running = False
+        self._stopped.set()
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip() or type(error).__name__).splitlines()[0]
+
+
+class Command(db_worker.Command):
+    help = (
+        "Run the background worker (db_worker's options), resuming unfinished league "
+        "re-rates at start and periodically, and waiting out database restarts."
+    )
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--sweep-interval",
+            type=db_worker.valid_interval,
+            default=60.0,
+            help="Seconds between two looks for unfinished re-rates (0: at start only; "
+            "default: %(default)r)",
+        )
+
+    def handle(
+        self,
+        *,
+        verbosity: int,
+        queue_name: str,
+        exclude_queues: str,
+        reload: bool,
+        **options: Any,
+    ) -> None:
+        self.configure_logging(verbosity)
+        if exclude_queues and "*" not in queue_name.split(","):
+            raise CommandError("--exclude-queues can only be used with --queue-name=*")
+        worker = Worker(
+            queue_names=queue_name.split(","),
+            excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
+            **{
+                key: options[key]
+                for key in (
+                    "interval",
+                    "batch",
+                    "backend_name",
+                    "startup_delay",
+                    "max_tasks",
+                    "worker_id",
+                    "sweep_interval",
+                )
+            },
+        )
+        if reload and not options["batch"]:
+            if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+                worker.configure_signals()  # in the reloader's child only
+            run_with_reloader(worker.run)
+        else:
+            worker.configure_signals()
+            worker.run()

@@ -1,0 +1,251 @@
+"""How a game is shown: the defaults every game's presenter starts from, and the registry.
+
+The engine (``games``) has one ruleset class per game; beside each, on the Django side,
+one presenter (a module of this package) says what its game shows differently: the goal,
+the banner's facts, the scoreboard's needs, the grid's cells, tags, dividers and footer,
+the ranking's scores, the chart, the entry template and how the entry form becomes the
+engine's hand input. The pages (``web``) ask :func:`presenter_for` and never a game's
+name. Adding a game is one engine class and one presenter module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from games import GameState, HandOutcome, Ruleset
+from games.state import StandingRow
+
+if TYPE_CHECKING:
+    from scorekeeper.web.forms import Entry
+    from scorekeeper.web.sheet_panel import Panel
+
+MINUS = "\u2212"
+RED_SUITS = {"H", "D"}
+
+
+def signed(n: int) -> str:
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"{MINUS}{-n}"
+    return "0"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if abs(n) == 1 else 's'}"
+
+
+@dataclass
+class Fact:
+    """A fact of the hand in play, on the banner ("Dirt rank: 7")."""
+
+    label: str
+    value: str
+    big: bool = False
+
+
+@dataclass
+class FooterRow:
+    label: str
+    values: list[str]
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Where a scoreboard line stands against the leader (``lead``: the leader's lead)."""
+
+    gap: int
+    lead: int
+    leader: bool
+    tied: bool
+
+    def text(self, unit: str = "") -> str:
+        """ "leads by 12", "level at the top" or "12 behind"."""
+        suffix = f" {unit}" if unit else ""
+        if self.leader:
+            if self.tied or self.lead == 0:
+                return "level at the top"
+            return f"leads by {self.lead}{suffix}"
+        return f"{self.gap}{suffix} behind"
+
+
+class Presenter:
+    """A game as the pages show it; each game's presenter overrides what differs."""
+
+    slug: ClassVar[str] = ""
+    #: The entry panel's template (``{% include panel.template %}``).
+    entry_template: ClassVar[str] = ""
+    #: A player's problems are shown beside their own pad (else beside the form's part).
+    per_player_entry: ClassVar[bool] = False
+    #: The grid's column of a fact of each hand (``hand_tag``), and its heading.
+    tag_label: ClassVar[str] = ""
+    points_hint: ClassVar[str] = ""
+    total_label: ClassVar[str] = "Total"
+    chart_title: ClassVar[str] = "Running totals after each hand"
+    #: The scoreboard's unit of a score.
+    unit: ClassVar[str] = "pts"
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        """How the game is won, in a few words, for these options."""
+        return ""
+
+    def game_goal(self, rules: Ruleset) -> str:
+        """How the game ends and who wins, with its default options and what the options
+        change, in a few words (the home page's game cards)."""
+        return ""
+
+    def final_score(self, row: StandingRow) -> str:
+        """A final score in the game's own unit (the shared result; see
+        shared/spec/api.md, ``standings``)."""
+        return f"{row.score} pts".replace("-", MINUS)
+
+    def hands_total(self, state: GameState) -> int | None:
+        """How many hands the game has, when it has a fixed number."""
+        return None
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        return []
+
+    # -- the grid ---------------------------------------------------------------------
+
+    def hand_tag(self, hand: HandOutcome) -> str:
+        return ""
+
+    def cell_points(self, points: int, out: bool) -> str:
+        return str(points) if points or out else "·"
+
+    def cell_note(self, hand: HandOutcome, player: int, points: int, out: bool) -> str:
+        return ""
+
+    def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
+        """A line under a hand that changed the game's course (a rubber won…)."""
+        return ""
+
+    def footer_rows(self, standing: Sequence[StandingRow | None]) -> list[FooterRow]:
+        """Rows of the footer above the totals (``standing``: each column's row)."""
+        return []
+
+    # -- result, chart, hand summaries ------------------------------------------------
+
+    def ranking_score(self, row: StandingRow) -> tuple[str, str]:
+        """A final ranking line's score, and what it adds in small print."""
+        return str(row.score), ""
+
+    def chart_start(self, state: GameState) -> int:
+        return 0
+
+    def points_text(self, points: int) -> str:
+        return str(points)
+
+    def saved_summary(self, hand: HandOutcome, names: Mapping[int, str]) -> str:
+        """One line saying what a hand just saved scored."""
+        parts = [
+            f"{names.get(p, '?')} {self.points_text(pts)}"
+            for p, pts in hand.points.items()
+            if pts or p == hand.winner
+        ]
+        return f"Hand {hand.number} saved: " + ", ".join(parts) + "."
+
+    def settlement(self, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:
+        """What the last hand moved between the players, when the game moves chips."""
+        return None
+
+    # -- the scoreboard ---------------------------------------------------------------
+
+    def board_title(self, state: GameState) -> str:
+        played = len(state.hands)
+        total = self.hands_total(state)
+        if total:
+            return f"After hand {played} of {total} · {plural(total - played, 'hand')} left"
+        return f"After hand {played}"
+
+    def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
+        """What a player (or team) needs, in the words of the game's rules."""
+        return gap.text()
+
+    def line_unit(self, score: int) -> str:
+        return self.unit
+
+    def rubber_marks(self, row: StandingRow) -> list[bool]:
+        return []
+
+    # -- the entry panel --------------------------------------------------------------
+
+    def fill_panel(
+        self,
+        panel: Panel,
+        state: GameState,
+        facts: Mapping[str, Any],
+        previous: Mapping[int, int] | None,
+        game_pk: int,
+    ) -> None:
+        """Add what this game's entry offers (chips, suits…) to ``panel``; ``facts`` are
+        the hand's (the engine's next hand, or the stored hand's extras when correcting
+        one), ``previous`` the totals before it."""
+
+    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """What this game's card pad depends on (``make_pad(*key)`` makes it); None
+        for a game entered without one."""
+        return None
+
+    def make_pad(self, *key: Any) -> dict[str, Any]:
+        """The card buttons, with the engine's points for each (the page adds, never
+        scores)."""
+        raise NotImplementedError
+
+    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        """The API body of ``POST /games/{id}/hands/`` for what the form holds."""
+        return {"winner": entry.winner or None}
+
+    def fix_anchor(self, player: int, entry: Entry | None) -> str:
+        """The id of the input where an unlikely amount of ``player``'s is fixed."""
+        if entry is not None and entry.for_player(player).points:
+            return f"points_{player}"
+        return f"cards_{player}"
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if cls.slug:
+            _PRESENTERS[cls.slug] = cls()
+
+
+_PRESENTERS: dict[str, Presenter] = {}
+
+
+def presenter_for(ruleset: str) -> Presenter:
+    """The presenter of the game with this slug (every module of this package is
+    imported with it, see ``__init__``: one presenter per game of ``games.RULESETS``)."""
+    return _PRESENTERS[ruleset]
+
+
+class LeftInHand(Presenter):
+    """A game whose hands are the cards (or points) left in every other player's hand."""
+
+    entry_template = "games/_entry_left_in_hand.html"
+    per_player_entry = True
+
+    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        results: list[dict[str, Any]] = []
+        for p in players:
+            row = entry.for_player(p)
+            result: dict[str, Any] = {"player": p}
+            if row.cards:
+                result["cards"] = row.cards.replace(",", " ").split()
+            if row.points:
+                result["points"] = row.points
+            # The player who went out needs no line; one with something typed keeps it,
+            # so the engine can say that whoever went out holds nothing.
+            if str(p) == entry.winner and len(result) == 1:
+                continue
+            results.append(result)
+        return {"winner": entry.winner or None, "results": results}

@@ -1,0 +1,129 @@
+"""D$%n You! as the pages show it: chips won and lost, antes and the pot."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games import GameState, HandOutcome, Ruleset
+from games.state import StandingRow
+from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
+
+if TYPE_CHECKING:
+    from scorekeeper.web.forms import Entry
+    from scorekeeper.web.sheet_panel import Panel
+
+
+class DamnYouPresenter(Presenter):
+    slug = "damn-you"
+    entry_template = "games/_entry_damn_you.html"
+    per_player_entry = True
+    points_hint = "Chips won or lost this hand; small: chips held."
+    total_label = "Chips"
+    chart_title = "Chips after each hand"
+    unit = "chips"
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        return "most chips win"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "one deal by each player; most chips wins"
+
+    def final_score(self, row: StandingRow) -> str:
+        return plural(int(row.score), "chip")
+
+    def hands_total(self, state: GameState) -> int | None:
+        return int(state.extras.get("hands_total") or 0) or None
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        short = [names.get(p, "?") for p in nxt.get("short") or []]
+        ante = sum(int(a["amount"]) for a in nxt.get("ante") or [])
+        return [
+            Fact("Short (ante 2)", ", ".join(short) if short else "nobody"),
+            Fact("Ante into the pot", str(ante)),
+        ]
+
+    def cell_points(self, points: int, out: bool) -> str:
+        return signed(points)
+
+    def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
+        if hand.extras.get("early_end"):
+            return "Only one player holds chips: the game ends here"
+        return ""
+
+    def chart_start(self, state: GameState) -> int:
+        return int(state.extras.get("starting_chips", 0))
+
+    def points_text(self, points: int) -> str:
+        return signed(points)
+
+    def settlement(self, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:
+        """The chips paid and received in the last hand, as the engine moved them."""
+        if not state.hands:
+            return None
+        last = state.hands[-1]
+        rows = [
+            {
+                "name": names.get(int(c["player"]), "?"),
+                "paid": int(c["paid"]),
+                "received": int(c["received"]),
+                "net": signed(int(c["received"]) - int(c["paid"])),
+                "chips": int(last.totals.get(int(c["player"]), 0)),
+                "out": int(c["player"]) == last.winner,
+            }
+            for c in last.extras.get("chips") or []
+        ]
+        return {
+            "number": last.number,
+            "rows": rows,
+            "winner": names.get(last.winner, "") if last.winner is not None else "",
+            "pot": sum(r["received"] for r in rows),
+        }
+
+    def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
+        if int(row.score) == 0:
+            return "no chips left: plays on, pays nothing"
+        return gap.text("chips")
+
+    def fill_panel(
+        self,
+        panel: Panel,
+        state: GameState,
+        facts: Mapping[str, Any],
+        previous: Mapping[int, int] | None,
+        game_pk: int,
+    ) -> None:
+        start = int(state.extras.get("starting_chips", 20))
+        paid = "paid" if panel.mode == "edit" else "amount"
+        antes = {int(a["player"]): int(a[paid]) for a in facts.get("ante") or []}
+        dealt = {int(d["player"]): int(d["cards"]) for d in facts.get("deal") or []}
+        short = {int(p) for p in facts.get("short") or []}
+        for row in panel.players:
+            row.chips = int(previous[row.id]) if previous else start
+            row.ante = antes.get(row.id, 0)
+            row.cap = row.chips - row.ante
+            row.dealt = dealt.get(row.id, 0)
+            row.short = row.id in short
+        panel.pot_start = sum(antes.values())
+        if panel.mode == "new":
+            panel.storage_key = f"sk:passes:{game_pk}:{panel.number}"
+
+    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        return {
+            "winner": entry.winner or None,
+            "results": [
+                {
+                    "player": p,
+                    "passes": entry.for_player(p).passes or 0,
+                    "cards_left": (
+                        entry.for_player(p).cards_left or (0 if str(p) == entry.winner else None)
+                    ),
+                }
+                for p in players
+            ],
+        }
+
+    def fix_anchor(self, player: int, entry: Entry | None) -> str:
+        return f"passes_{player}"

@@ -1,0 +1,83 @@
+"""Dirt as the pages show it: lowest total wins; each hand has its dirt rank."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from games import GameState, HandOutcome, Ruleset
+from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
+from games.dirt import card_points
+from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand
+
+if TYPE_CHECKING:
+    from scorekeeper.web.sheet_panel import Panel
+
+
+class DirtPresenter(LeftInHand):
+    slug = "dirt"
+    tag_label = "Dirt"
+    points_hint = "Points left in hand this hand; small: running total. Lowest total wins."
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        return "lowest total wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        hands = sorted({v.hands for v in rules.variants if v.hands})
+        default = rules.variant(None)
+        length = f"{default.hands} hands" if default and default.hands else "the variant's hands"
+        span = f" ({hands[0]}–{hands[-1]} by variant)" if len(hands) > 1 else ""
+        return f"lowest total after {length}{span} wins"
+
+    def hands_total(self, state: GameState) -> int | None:
+        return len(state.extras.get("dirt_ranks") or []) or None
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        return [Fact("Dirt rank", str(nxt.get("dirt_rank", "")), big=True)]
+
+    def hand_tag(self, hand: HandOutcome) -> str:
+        return str(hand.extras.get("dirt_rank", ""))
+
+    def cell_points(self, points: int, out: bool) -> str:
+        return str(points)
+
+    def fill_panel(
+        self,
+        panel: Panel,
+        state: GameState,
+        facts: Mapping[str, Any],
+        previous: Mapping[int, int] | None,
+        game_pk: int,
+    ) -> None:
+        panel.dirt_rank = str(facts.get("dirt_rank", ""))
+
+    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...]:
+        ten = int(state.config.options.get("ten_points", 1))
+        decks = int(state.extras.get("decks") or 3)
+        return (self.slug, ten, decks, str(facts.get("dirt_rank", "")), "")
+
+    def make_pad(self, *key: Any) -> dict[str, Any]:
+        _, ten, decks, dirt_rank, _ = key
+        values = []
+        for rank in ["JK", *RANKS]:
+            card = parse_french(rank if rank == "JK" else f"{rank}S")
+            values.append(
+                {
+                    "key": rank,
+                    "label": rank,
+                    "points": card_points(card, dirt_rank, ten_points=ten),
+                    "dirt": rank == dirt_rank,
+                    "suited": rank != "JK",
+                }
+            )
+        return {
+            "kind": "french",
+            "values": values,
+            "suits": [{"key": s, "label": SUIT_SYMBOLS[s], "red": s in RED_SUITS} for s in SUITS],
+            "deck": dict(french_deck(decks, jokers_per_deck=2)),
+            "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
+            "scoring": "",
+            "dirt": dirt_rank,
+        }

@@ -1,0 +1,124 @@
+"""Dirty Deals as the pages show it: rubbers to 9 points, two rubbers take the match."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from games import GameState, HandOutcome, Ruleset
+from games.cards import SUIT_SYMBOLS, SUITS
+from games.dirty_deals import BOWER, RANKS_IN_PLAY, RUBBER_TARGET, RUBBERS_TO_WIN
+from games.state import StandingRow
+from scorekeeper.presenters.base import RED_SUITS, Fact, FooterRow, Gap, Presenter, plural
+
+if TYPE_CHECKING:
+    from scorekeeper.web.forms import Entry
+    from scorekeeper.web.sheet_panel import Panel
+
+SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+
+
+class DirtyDealsPresenter(Presenter):
+    slug = "dirty-deals"
+    entry_template = "games/_entry_dirty_deals.html"
+    tag_label = "Suit"
+    points_hint = "Points this hand; small: points in the rubber."
+    total_label = "Points"
+    chart_title = "Points in the rubber after each hand"
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        return "first to win two rubbers takes the match"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "rubbers to 9 points; first to win two rubbers takes the match"
+
+    def final_score(self, row: StandingRow) -> str:
+        # The match is won on rubbers; points only count inside the unfinished one.
+        rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
+        return f"{rubbers} + {row.score} pts" if row.score else rubbers
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        facts = [Fact("Rubber", str(nxt.get("rubber", "")), big=True)]
+        won = [
+            f"{names.get(int(r['player']), '?')} {r['rubbers']}"
+            for r in state.extras.get("rubbers") or []
+            if r.get("rubbers")
+        ]
+        if won:
+            facts.append(Fact("Rubbers won", ", ".join(won)))
+        return facts
+
+    def hand_tag(self, hand: HandOutcome) -> str:
+        suit = str(hand.extras.get("suit", ""))
+        return SUIT_SYMBOLS.get(suit, suit)
+
+    def cell_note(self, hand: HandOutcome, player: int, points: int, out: bool) -> str:
+        return "bower" if points and not out else ""
+
+    def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
+        if hand.extras.get("rubber_won_by") is None:
+            return ""
+        who = names.get(int(hand.extras["rubber_won_by"]), "?")
+        divider = f"Rubber {hand.extras.get('rubber')} to {who}"
+        if state.ended_by == "match" and hand is state.hands[-1]:
+            return divider + ": the match is won"
+        return divider + " — scores start again at 0"
+
+    def footer_rows(self, standing: Sequence[StandingRow | None]) -> list[FooterRow]:
+        won = [str(row.extras.get("rubbers", 0)) if row else "0" for row in standing]
+        return [FooterRow("Rubbers", won, "rubbers")]
+
+    def ranking_score(self, row: StandingRow) -> tuple[str, str]:
+        # The match is won on rubbers; points only count inside the unfinished one.
+        rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
+        return rubbers, f"{row.score} in the open rubber" if row.score else ""
+
+    def board_title(self, state: GameState) -> str:
+        return f"After hand {len(state.hands)} · rubber {state.extras.get('rubber', 1)}"
+
+    def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
+        score = int(row.score)
+        if score >= RUBBER_TARGET:
+            need = f"level at {score}: play on until one leads"
+        else:
+            need = f"needs {RUBBER_TARGET - score} more for the rubber"
+        if RUBBERS_TO_WIN - int(row.extras.get("rubbers", 0)) == 1:
+            need += " · one more rubber wins the match"
+        return need
+
+    def rubber_marks(self, row: StandingRow) -> list[bool]:
+        won = int(row.extras.get("rubbers", 0))
+        return [i < won for i in range(RUBBERS_TO_WIN)]
+
+    def fill_panel(
+        self,
+        panel: Panel,
+        state: GameState,
+        facts: Mapping[str, Any],
+        previous: Mapping[int, int] | None,
+        game_pk: int,
+    ) -> None:
+        panel.bowers = dict(BOWER)
+        panel.suits = [
+            {
+                "key": s,
+                "symbol": SUIT_SYMBOLS[s],
+                "red": s in RED_SUITS,
+                "name": SUIT_NAMES[s],
+                "bower": BOWER[s],
+                "cards": [{"code": f"{r}{s}", "rank": r} for r in RANKS_IN_PLAY],
+            }
+            for s in SUITS
+        ]
+
+    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        body: dict[str, Any] = {"winner": entry.winner or None, "suit": entry.suit or None}
+        if entry.surplus or not entry.surplus_count:
+            body["surplus"] = list(entry.surplus)
+        else:
+            body["surplus_count"] = entry.surplus_count
+            body["bower_in_surplus"] = entry.bower_in_surplus
+        body["bower_holder"] = entry.bower_holder or None
+        return body

@@ -1,0 +1,86 @@
+"""Dirty UNO as the pages show it: first past 500 (or, with penalty scoring, lowest)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from games import GameState, HandOutcome, Ruleset
+from games.cards import UNO_COLOUR_NAMES, UNO_COLOURS, parse_uno, uno_deck
+from games.dirty_uno import TARGET
+from games.dirty_uno import card_points as uno_points
+from games.state import StandingRow
+from scorekeeper.presenters.base import Fact, Gap, LeftInHand
+
+if TYPE_CHECKING:
+    from scorekeeper.web.sheet_panel import Panel
+
+UNO_LABELS = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}
+
+
+class DirtyUnoPresenter(LeftInHand):
+    slug = "dirty-uno"
+    points_hint = "Points scored this hand; small: running total."
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        if options.get("scoring", "standard") == "penalty":
+            return "a score past 500 ends it; lowest score wins"
+        return "first past 500 wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        return "first past 500 wins (penalty scoring: lowest score wins)"
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        scoring = str(state.extras.get("scoring", "standard"))
+        return [Fact("Scoring", scoring), Fact("Ends", "when a score passes 500")]
+
+    def cell_note(self, hand: HandOutcome, player: int, points: int, out: bool) -> str:
+        return "500 → 0" if player in (hand.extras.get("resets") or []) else ""
+
+    def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
+        to_pass = TARGET + 1 - int(row.score)
+        if state.config.options.get("scoring", "standard") == "penalty":
+            return f"{gap.text()} · {to_pass} from passing {TARGET}"
+        return f"needs {to_pass} to pass {TARGET}"
+
+    def fill_panel(
+        self,
+        panel: Panel,
+        state: GameState,
+        facts: Mapping[str, Any],
+        previous: Mapping[int, int] | None,
+        game_pk: int,
+    ) -> None:
+        panel.reminder = str(state.next_hand.get("reminder", "")) if state.next_hand else ""
+
+    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (self.slug, 0, 0, "", str(state.config.options.get("scoring", "standard")))
+
+    def make_pad(self, *key: Any) -> dict[str, Any]:
+        values = []
+        for value in ["1", "2", "3", "4", "5", "6", "8", "9", "0", "7", "S", "R", "+2", "W", "W+4"]:
+            wild = value.startswith("W")
+            card = parse_uno(value if wild else f"R{value}")
+            values.append(
+                {
+                    "key": value,
+                    "label": UNO_LABELS.get(value, value),
+                    "points": uno_points(card),
+                    "dirt": False,
+                    "suited": not wild,
+                }
+            )
+        return {
+            "kind": "uno",
+            "values": values,
+            "suits": [
+                {"key": c, "label": UNO_COLOUR_NAMES[c].capitalize(), "red": False}
+                for c in UNO_COLOURS
+            ],
+            "deck": dict(uno_deck()),
+            "deck_name": "the UNO deck",
+            "scoring": key[-1],
+            "dirt": "",
+        }

@@ -1,0 +1,54 @@
+"""Screw Your Neighbour as the pages show it: hand wins, to a target or open-ended."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games import GameState, HandOutcome, Ruleset
+from games.state import StandingRow
+from scorekeeper.presenters.base import Fact, Gap, Presenter, plural
+
+
+class ScrewPresenter(Presenter):
+    slug = "screw-your-neighbour"
+    entry_template = "games/_entry_screw.html"
+    points_hint = "✓ won the hand; small: hand wins."
+    total_label = "Wins"
+    chart_title = "Hand wins"
+    unit = "wins"
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        target = int(options.get("target_wins", 3) or 0)
+        return f"first to {target} hand wins" if target else "most hand wins"
+
+    def game_goal(self, rules: Ruleset) -> str:
+        target = next((o.default for o in rules.options if o.name == "target_wins"), 3)
+        return f"first to {target} hand wins (or the target you set, or none)"
+
+    def final_score(self, row: StandingRow) -> str:
+        return plural(int(row.score), "hand win")
+
+    def banner_facts(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> list[Fact]:
+        target = int(state.extras.get("target_wins") or 0)
+        return [
+            Fact("Target", f"first to {target} wins" if target else "none — end the game by hand")
+        ]
+
+    def cell_points(self, points: int, out: bool) -> str:
+        return "✓" if out else ""
+
+    def saved_summary(self, hand: HandOutcome, names: Mapping[int, str]) -> str:
+        return f"Hand {hand.number}: {names.get(hand.winner or 0, '?')} won it."
+
+    def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
+        target = int(state.extras.get("target_wins") or 0)
+        if not target:
+            return gap.text()
+        left = target - int(row.score)
+        return f"needs {left} more win{'' if left == 1 else 's'}"
+
+    def line_unit(self, score: int) -> str:
+        return "win" if score == 1 else "wins"
