@@ -31,8 +31,8 @@ run: demo
 	@# Beside the server: the background worker (ratings after a correction) and the
 	@# events server (live sheets on every phone, http://$(HOST):$(EVENTS_PORT)/events/).
 	DEBUG=1 $(BIN)/python manage.py worker & worker=$$!; \
-	DEBUG=1 $(BIN)/uvicorn scorekeeper.live.asgi:app --host $(HOST) --port $(EVENTS_PORT) \
-	  --no-access-log --timeout-graceful-shutdown 1 & events=$$!; \
+	DEBUG=1 $(BIN)/python -m scorekeeper.live --host $(HOST) --port $(EVENTS_PORT) \
+	  --timeout-graceful-shutdown 1 & events=$$!; \
 	trap 'kill $$worker $$events 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 LIVE_EVENTS_URL=http://$(HOST):$(EVENTS_PORT)/events/ \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)

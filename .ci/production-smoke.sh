@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The production profile, started the way README "Running it for real" says, then tested
 # over HTTP: DEBUG off, a fresh SECRET_KEY, collectstatic (compressed manifest storage),
-# migrate, demo data, gunicorn with two workers, the events server (uvicorn) and the
-# background worker on PostgreSQL. The tests marked `production` (tests/production over
-# HTTP, the offline-rules and API-docs browser tests) then run against it with
-# SCOREKEEPER_BASE_URL set.
+# migrate, demo data, gunicorn with two workers (and gunicorn.conf.py), the events server
+# (python -m scorekeeper.live) and the background worker on PostgreSQL. The tests marked
+# `production` (tests/production over HTTP, the offline-rules and API-docs browser tests)
+# then run against it with SCOREKEEPER_BASE_URL set.
 #
 #   .ci/with-postgres.sh .ci/production-smoke.sh     (or DATABASE_URL=postgres://…)
 #
@@ -65,14 +65,16 @@ serve_and_test() {
   app_url="http://127.0.0.1:$port$prefix"
   events_url="http://127.0.0.1:$events_port$prefix/events/"
   local run=("${prod[@]}" SCRIPT_NAME="$prefix" LIVE_EVENTS_URL="$events_url")
+  # gunicorn.conf.py (read from the checkout, as in every recipe): threads that wait for
+  # no slow client, and an access log without join tokens (checked below).
   echo "== gunicorn, 2 workers, $app_url/"
-  "${run[@]}" "$bin/gunicorn" scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
+  "${run[@]}" "$bin/gunicorn" -c gunicorn.conf.py scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
     --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
   pids+=($!)
   wait_for "$app_url/rules/" "$!" "$work/gunicorn.log"
-  echo "== the events server (uvicorn scorekeeper.live.asgi:app, 2 processes), $events_url"
-  "${run[@]}" "$bin/uvicorn" scorekeeper.live.asgi:app --host 127.0.0.1 --port "$events_port" \
-    --workers 2 --no-access-log --timeout-graceful-shutdown 2 >"$work/events.log" 2>&1 &
+  echo "== the events server (python -m scorekeeper.live, 2 processes), $events_url"
+  "${run[@]}" "$bin/python" -m scorekeeper.live --host 127.0.0.1 --port "$events_port" \
+    --workers 2 >"$work/events.log" 2>&1 &
   pids+=($!)
   wait_for "${events_url}health" "$!" "$work/events.log"
   echo "== the background worker (manage.py worker)"
@@ -92,6 +94,9 @@ serve_and_test() {
       echo "-- $log log" >&2; cat "$work/$log.log" >&2; status=1
     fi
   done
+  if grep -E '/join/[^[/ ]' "$work/gunicorn.log" >&2; then
+    echo "-- a join link's token in gunicorn's access log (above)" >&2; status=1
+  fi
   if [ "$status" -ne 0 ] || grep -qE '" 5[0-9][0-9] |Traceback' "$work/gunicorn.log"; then
     echo "-- gunicorn log: errors and 5xx answers" >&2
     grep -E '" 5[0-9][0-9] |Traceback|Error' "$work/gunicorn.log" >&2 || true

@@ -3,7 +3,7 @@
     .ci/with-postgres.sh .venv/bin/python bench/live_bench.py
     make bench-live                      (DATABASE_URL=postgres://… or with-postgres.sh)
 
-It starts the events server as in production (``uvicorn scorekeeper.live.asgi:app``,
+It starts the events server as in production (``python -m scorekeeper.live``,
 one process, on PostgreSQL), opens one event stream per phone from an asyncio client in
 a separate process, holds them while nothing changes and reads the server's CPU time
 from ``/proc/<pid>/stat`` (goal: at most 1.0 core). Then it records a hand in a few
@@ -221,13 +221,13 @@ def main() -> int:
         env = {**os.environ, "LIVE_MAX_STREAMS_PER_ADDRESS": "0"}
         server = subprocess.Popen(
             [
-                str(Path(sys.executable).parent / "uvicorn"),
-                "scorekeeper.live.asgi:app",
+                sys.executable,
+                "-m",
+                "scorekeeper.live",
                 "--host",
                 "127.0.0.1",
                 "--port",
                 str(args.port),
-                "--no-access-log",
                 "--timeout-graceful-shutdown",
                 "1",
                 "--log-level",

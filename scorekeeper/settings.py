@@ -232,7 +232,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Live updates: where a sheet's phones open their event stream (the events server,
-# `uvicorn scorekeeper.live.asgi:app`). Empty: no events server, the phones poll.
+# `python -m scorekeeper.live`). Empty: no events server, the phones poll.
 # `/events/` behind a proxy that routes that path to it (production; `/scores/events/`
 # under a prefix: the events server answers at this URL's path); a full URL when it
 # listens on another origin (`make run`: http://127.0.0.1:8001/events/).

@@ -24,4 +24,7 @@ urlpatterns = [
     path("", include("scorekeeper.web.urls")),
 ]
 
+handler400 = "scorekeeper.api.errors.bad_request"
+handler403 = "scorekeeper.api.errors.permission_denied"
 handler404 = "scorekeeper.api.errors.page_not_found"
+handler500 = "scorekeeper.api.errors.server_error"

@@ -1,11 +1,17 @@
-"""Every error the API gives is DRF-style JSON with a 4xx status, never a 500 for bad input."""
+"""Every error the API gives is DRF-style JSON with a 4xx status, never a 500 for bad input;
+and the site's error handlers (``handler400``, ``403``, ``404``, ``500``), which answer JSON
+under ``/api/`` too, and ``503`` with ``Retry-After`` while the database is away."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, TooManyFieldsSent
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -73,3 +79,42 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api_request(request):
         return JsonResponse({"detail": "There is no such address in the API."}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400`` (a host not allowed, a malformed request Django refused)."""
+    if is_api_request(request):
+        return JsonResponse({"detail": "Bad request."}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403`` (a view's PermissionDenied outside the API's own handling)."""
+    if is_api_request(request):
+        return JsonResponse({"detail": "You may not do this."}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
+#: How long a client waits before trying again while the database is away (a restart).
+RETRY_AFTER = 10
+UNAVAILABLE = "The scores are out of reach for a moment. Try again in a few seconds."
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``, called while the exception is being handled: a database that
+    cannot be reached (restarting, a dropped connection) answers ``503`` with
+    ``Retry-After`` — JSON under ``/api/``, the app's page (rendered without the
+    session, which lives in that database) elsewhere; any other error a ``500``,
+    JSON under ``/api/`` too."""
+    response: HttpResponse
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        if is_api_request(request):
+            response = JsonResponse({"detail": UNAVAILABLE}, status=503)
+        else:
+            context = {"user": AnonymousUser(), "messages": (), "message": UNAVAILABLE}
+            response = render(request, "503.html", context, status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    if is_api_request(request):
+        return JsonResponse({"detail": "Something went wrong on the server."}, status=500)
+    return defaults.server_error(request)

@@ -7,7 +7,9 @@
 * :mod:`.hub` — the subscribers of one events process, by game (connections, not state).
 * :mod:`.sources` — where a process learns of changes: one ``LISTEN`` connection on
   PostgreSQL, or one batched version query a second on SQLite.
-* :mod:`.asgi` — the events server (``uvicorn scorekeeper.live.asgi:app``): server-sent
+* :mod:`.guard` — what keeps one client from holding its connections (a count per
+  address, deadlines for a request's head).
+* :mod:`.asgi` — the events server (``python -m scorekeeper.live``, uvicorn): server-sent
   events at ``/events/<capability>``. It keeps nothing but its open connections, so any
   number of processes serve any phone.
 

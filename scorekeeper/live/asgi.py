@@ -1,7 +1,6 @@
 """The events server: server-sent events for the phones watching a sheet.
 
-    uvicorn scorekeeper.live.asgi:app --host 127.0.0.1 --port 8001 \\
-        --no-access-log --timeout-graceful-shutdown 2
+    python -m scorekeeper.live --host 127.0.0.1 --port 8001
 
 ``GET /events/<capability>`` opens a stream for the game the capability names
 (:mod:`.capability`: a signature check, no session, no database); ``GET /events/health``
@@ -9,9 +8,10 @@ answers how many streams this process holds. Everything else is 404. ``/events/`
 the path of ``LIVE_EVENTS_URL`` when it has one (``/scores/events/`` for an app served
 under ``/scores/``), so a proxy passes the phones' requests on unchanged. A guest's ticket
 names their link: the stream opens only while the link is live (one query) and ends
-when it is revoked. One client
-address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS`` streams per process (``429``
-beyond: the page then polls), so a script cannot tie up the server's connections. Each process
+when it is revoked. One client address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS``
+connections per process, streaming or half-sent alike (:mod:`.guard`), and behind a
+proxy as many streams (``429`` beyond: the page then polls); a connection that sends
+no whole request head in time is closed: a script cannot tie up the server. Each process
 keeps one source of changes (:mod:`.sources`) and its open streams, nothing else: run
 as many as you like (``--workers``), behind the same proxy path, on one PostgreSQL.
 """
@@ -24,7 +24,6 @@ import json
 import logging
 import os
 import signal
-from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,7 +35,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from scorekeeper.live import capability, sources  # noqa: E402
+from scorekeeper.live import capability, guard, sources  # noqa: E402
 from scorekeeper.live.hub import Hub  # noqa: E402
 
 log = logging.getLogger("scorekeeper.live")
@@ -77,7 +76,11 @@ class EventsApp:
         )
         #: Open streams per client address (uvicorn puts the proxy's X-Forwarded-For
         #: client there when the proxy is trusted: ``--forwarded-allow-ips``).
-        self._streams_of: Counter[str] = Counter()
+        self.streams = guard.Door(self.max_per_address)
+        #: Open connections per address, however far their request is (not a proxy's).
+        self.connections = guard.Door(self.max_per_address)
+        #: uvicorn's HTTP protocol counting them (``--http scorekeeper.live.asgi:app.http``).
+        self.http = guard.protocol(self.connections)
         self.ready = asyncio.Event()
         self._source: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -155,26 +158,22 @@ class EventsApp:
                 await _plain(send, 200, b"", STREAM_HEADERS)
             else:
                 address = str((scope.get("client") or ("?",))[0])
-                if 0 < self.max_per_address <= self._streams_of[address]:
-                    await _plain(
-                        send,
-                        429,
-                        b"Too many live sheets open from this address.\n",
-                        [(b"content-type", b"text/plain; charset=utf-8"), (b"retry-after", b"60")],
-                    )
+                if not self.streams.enter(address):  # before any await: counted at once
+                    await _plain(send, 429, guard.TOO_MANY_BODY, retry_after=60)
                     return
-                if granted.invite is not None and not await _invite_is_live(
-                    granted.game, granted.invite
-                ):
-                    await _plain(send, 403, b"This link to the game was revoked.\n")
-                    return
-                self._streams_of[address] += 1
                 try:
-                    await self._stream(granted.game, receive, send, invite=granted.invite)
+                    live = granted.invite is None or await _invite_is_live(
+                        granted.game, granted.invite
+                    )
+                    if live:
+                        await self._stream(granted.game, receive, send, invite=granted.invite)
+                    elif live is None:
+                        unavailable = b"The live sheet is out of reach for a moment.\n"
+                        await _plain(send, 503, unavailable, retry_after=10)
+                    else:
+                        await _plain(send, 403, b"This link to the game was revoked.\n")
                 finally:
-                    self._streams_of[address] -= 1
-                    if not self._streams_of[address]:
-                        del self._streams_of[address]
+                    self.streams.leave(address)
         else:
             await _plain(send, 404, b"Not found\n")
 
@@ -223,33 +222,28 @@ class EventsApp:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-async def _invite_is_live(game: int, invite: int) -> bool:
-    """One indexed query, for a guest's stream only (signed-in viewers need none)."""
-    from asgiref.sync import sync_to_async
-    from django.db import close_old_connections, connection
-
-    def check() -> bool:
-        close_old_connections()
-        try:
-            return sources.invite_is_live(game, invite)
-        finally:
-            # Rare (a guest opening a sheet): hold no idle connection for it. On
-            # PostgreSQL this process otherwise needs none but its LISTEN one.
-            if connection.vendor == "postgresql":
-                connection.close()
-
+async def _invite_is_live(game: int, invite: int) -> bool | None:
+    """One indexed query, for a guest's stream only (signed-in viewers need none); None
+    when the database cannot say."""
     try:
-        return await sync_to_async(check, thread_sensitive=True)()
+        return await sources.orm(sources.invite_is_live, game, invite)
     except Exception as exc:  # the database is away: let the guest's page poll instead
         log.warning("live: could not check a guest's link (%s)", exc)
-        return False
+        return None
 
 
 async def _plain(
-    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
+    send: Send,
+    status: int,
+    body: bytes,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    *,
+    retry_after: int | None = None,
 ) -> None:
     sent = headers or [(b"content-type", b"text/plain; charset=utf-8")]
     sent = [*sent, (b"cache-control", b"no-store")]
+    if retry_after is not None:
+        sent.append((b"retry-after", str(retry_after).encode()))
     await send({"type": "http.response.start", "status": status, "headers": sent})
     await send({"type": "http.response.body", "body": body})
 

@@ -2,7 +2,8 @@
 
 On PostgreSQL: one ``LISTEN`` connection per process (psycopg 3, async), whatever the
 number of phones; the writes ``NOTIFY`` on commit (:mod:`.notify`). If the connection
-drops, it reconnects and tells every phone to resync (changes may have been missed).
+drops, it reconnects, tells every phone to resync (changes may have been missed) and
+checks every open guest stream's link again (a revocation may have been missed too).
 
 On SQLite (development, tests): one query a second for the versions of every game a
 phone watches, in batches; a change is announced without its first hand (the phone
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from scorekeeper.live import CHANNEL, notify
 from scorekeeper.live.hub import RESYNC, Hub, encode
@@ -24,6 +25,25 @@ log = logging.getLogger("scorekeeper.live")
 POLL_SECONDS = 1.0
 RECONNECT_SECONDS = (0.5, 1, 2, 5, 10)
 BATCH = 500
+
+T = TypeVar("T")
+
+
+async def orm(query: Callable[..., T], *args: Any) -> T:
+    """``query(*args)`` in Django's thread, on a fresh connection given back afterwards on
+    PostgreSQL (where this process otherwise holds none but its ``LISTEN`` one)."""
+    from asgiref.sync import sync_to_async
+    from django.db import close_old_connections, connection
+
+    def run() -> T:
+        close_old_connections()
+        try:
+            return query(*args)
+        finally:
+            if connection.vendor == "postgresql":
+                connection.close()
+
+    return await sync_to_async(run, thread_sensitive=True)()
 
 
 def conninfo(database: Mapping[str, Any]) -> str:
@@ -70,6 +90,7 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
                 await conn.execute(f"LISTEN {CHANNEL}")
                 if connected_before:
                     hub.broadcast(RESYNC)
+                    await end_revoked(hub)
                 connected_before = True
                 failures = 0
                 if ready is not None:
@@ -83,6 +104,13 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
             failures += 1
             log.warning("live: LISTEN connection lost (%s); again in %ss", exc, delay)
             await asyncio.sleep(delay)
+
+
+async def end_revoked(hub: Hub) -> None:
+    """End the streams of guests whose link was revoked (or deleted with its game)."""
+    links = hub.invites()
+    for invite in await orm(_revoked, list(links)) if links else []:
+        hub.revoke(links[invite], invite)
 
 
 def _revoked(invites: Iterable[int]) -> list[int]:
@@ -124,14 +152,10 @@ async def poll(
     hub: Hub, interval: float = POLL_SECONDS, ready: asyncio.Event | None = None
 ) -> None:
     """Compare the watched games' versions once every ``interval`` seconds."""
-    from asgiref.sync import sync_to_async
-    from django.db import close_old_connections
 
     def versions(ids: list[int], invites: list[int]) -> tuple[dict[int, int], list[int]]:
-        close_old_connections()
         return _versions(ids), _revoked(invites) if invites else []
 
-    fetch = sync_to_async(versions, thread_sensitive=True)
     known: dict[int, int | None] = {}
     failing = ""
     while True:
@@ -140,7 +164,7 @@ async def poll(
             links = hub.invites()
             found: tuple[dict[int, int], list[int]] | None
             try:
-                found = await fetch(ids, list(links))
+                found = await orm(versions, ids, list(links))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

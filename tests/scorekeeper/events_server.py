@@ -34,15 +34,25 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def events_server(
-    *, heartbeat: float = 25.0, max_per_address: int | None = None
+    *,
+    heartbeat: float = 25.0,
+    max_per_address: int | None = None,
+    behind_proxy: bool = True,
+    keep_alive: int = 5,
 ) -> Iterator[tuple[str, EventsApp]]:
-    """``(base URL, app)``; the server stops (its streams cut) on leaving."""
+    """``(base URL, app)``; the server stops (its streams cut) on leaving. As
+    ``python -m scorekeeper.live`` runs it; ``behind_proxy``: this host (the tests) is
+    a trusted proxy, else a client like any other."""
     app = EventsApp(heartbeat=heartbeat, max_per_address=max_per_address)
     port = _free_port()
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
+        http=app.http,
+        ws="none",
+        proxy_headers=behind_proxy,
+        timeout_keep_alive=keep_alive,
         lifespan="on",
         log_level="warning",
         access_log=False,
@@ -68,9 +78,11 @@ def events_server(
 class Stream:
     """An open event stream, read line by line (the standard library only)."""
 
-    def __init__(self, base: str, path: str, timeout: float = 10.0) -> None:
+    def __init__(self, base: str, path: str, timeout: float = 10.0, source: str = "") -> None:
         host, port = base.removeprefix("http://").split(":")
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        self.connection = http.client.HTTPConnection(
+            host, int(port), timeout=timeout, source_address=(source, 0) if source else None
+        )
         self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
 

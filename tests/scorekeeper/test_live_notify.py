@@ -15,8 +15,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
-from scorekeeper.live import CHANNEL
-from scorekeeper.live.hub import Hub
+from scorekeeper.live import CHANNEL, sources
+from scorekeeper.live.hub import RESYNC, Hub
 from scorekeeper.live.sources import conninfo, deliver, listen
 from scorekeeper.models import Game
 from scorekeeper.services.games import game_delete, hand_record, hand_replace, hand_undo
@@ -128,3 +128,40 @@ def test_the_listen_loop_hands_a_change_to_the_games_subscribers(user: User) -> 
     assert aio.run(run()) == (
         f'event: change\nid: {version}\ndata: {{"v":{version},"from":1}}\n\n'.encode()
     )
+
+
+def test_a_link_revoked_while_the_listener_was_down_ends_its_stream_on_reconnecting(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its NOTIFY went to no one: once LISTENing again, every open guest stream's link
+    is checked, and the revoked one's stream ends (the others go on)."""
+    a, b, c = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", [a, b, c], options={"target_wins": 0})
+    revoked, kept = (invite_create(game=game, user=user, role="watch") for _ in range(2))
+    dsn = conninfo(connection.settings_dict)
+    monkeypatch.setattr(sources, "RECONNECT_SECONDS", (1.0,))
+
+    def drop_the_listener_and_revoke() -> None:
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND query = %s",
+                [f"LISTEN {CHANNEL}"],
+            )
+        invite_revoke(invite=revoked, user=user)
+        connection.close()
+
+    async def run() -> tuple[list[bytes | None], int]:
+        hub = Hub()
+        guest, other = hub.subscribe(game.pk, revoked.pk), hub.subscribe(game.pk, kept.pk)
+        ready = asyncio.Event()
+        task = asyncio.create_task(listen(hub, dsn, ready))
+        await asyncio.wait_for(ready.wait(), 10)
+        await asyncio.to_thread(drop_the_listener_and_revoke)
+        told = [await guest.next(10) for _ in range(3)]
+        task.cancel()
+        return told, other.queue.qsize()
+
+    told, others = aio.run(run())
+    assert told == [RESYNC, RESYNC, None]  # the reconnection's resync, the revocation's, the end
+    assert others == 1  # the resync after the reconnection, nothing else
