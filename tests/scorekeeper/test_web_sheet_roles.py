@@ -16,6 +16,7 @@ from django.test import Client
 from scorekeeper.models import Game, Membership, Player
 from scorekeeper.services.games import game_close, hand_record
 from scorekeeper.services.invites import invite_create
+from scorekeeper.services.player_admin import player_update
 from tests.scorekeeper.factories import make_game, make_league, make_player, make_user
 from tests.scorekeeper.test_web_games import HTMX
 
@@ -140,3 +141,17 @@ def test_a_sheet_seen_before_reads_only_the_game_row(
     # A finished game's result reads its seats with their players and its hands at once.
     with django_assert_num_queries(5):
         assert "Game over" in owner.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_player_renamed_after_the_sheet_was_seen_shows_by_the_new_name(
+    setting: tuple[Game, dict[str, Callable[[], Client]]],
+) -> None:
+    game, clients = setting
+    owner = clients["owner"]()
+    assert "Bo" in owner.get(f"/games/{game.pk}/").content.decode()
+    bo = Player.objects.get(name="Bo")
+    player_update(user=game.owner, player=bo, name="Bodil")
+    page = owner.get(f"/games/{game.pk}/").content.decode()
+    assert "<dd>Ana, Bodil, Cy</dd>" in page  # the seats in the head
+    assert '<span class="col-name">Bodil</span>' in page  # the grid
+    assert "Bodil" in page[page.index('id="entry"') :]  # the entry
