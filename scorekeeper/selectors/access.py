@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from scorekeeper.models import Game, GameStatus, Guest, Invite, InviteRole, League, Seat
 from scorekeeper.selectors.games import game_with_related
@@ -167,16 +167,24 @@ def game_access(
 
 
 def find_game_access(
-    pk: int, user: User | AnonymousUser | None, link: GuestLink | None = None, *, rows: bool = True
+    pk: int,
+    user: User | AnonymousUser | None,
+    link: GuestLink | None = None,
+    *,
+    rows: bool = True,
+    games: QuerySet[Game] | None = None,
 ) -> GameAccess | None:
     """Game ``pk`` (with what its sheet needs when ``rows``: league, owner, seats with
-    their players, hands) and the viewer's access to it; None when there is no such
-    game or the viewer may not see it."""
+    their players, hands; or read from ``games``, a query of what the caller needs)
+    and the viewer's access to it; None when there is no such game or the viewer may
+    not see it."""
     if not 1 <= pk <= MAX_ID:
         return None
-    games = game_with_related() if rows else Game.objects.all()
-    game = games.filter(pk=pk).first()
-    if game is None:
+    if games is None:
+        games = game_with_related() if rows else Game.objects.all()
+    try:
+        game = games.get(pk=pk)
+    except Game.DoesNotExist:
         return None
     access = game_access(game, user, link)
     return access if access.may_view else None

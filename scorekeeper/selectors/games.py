@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, Prefetch, Q, QuerySet
+from django.db.models import Exists, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
@@ -198,12 +198,21 @@ def with_earlier_hands(game: Game, state: GameState) -> GameState | None:
     return replace(state, hands=(*known, *state.hands))
 
 
+def _rows() -> tuple[Prefetch, str]:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
+
+
 def game_with_related(queryset: QuerySet[Game] | None = None) -> QuerySet[Game]:
     """Games with what ``game_state`` and the sheet need, in a fixed number of queries."""
     qs = queryset if queryset is not None else Game.objects.all()
-    return qs.select_related("league", "owner", "first_dealer").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player")), "hands"
-    )
+    return qs.select_related("league", "owner").prefetch_related(*_rows())
+
+
+def with_rows(game: Game) -> Game:
+    """``game`` (read without them) with its seats, their players and its hands, as
+    :func:`game_with_related` reads them."""
+    prefetch_related_objects([game], *_rows())
+    return game
 
 
 def player_names(game: Game) -> dict[int, str]:

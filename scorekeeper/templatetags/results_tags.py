@@ -10,6 +10,7 @@ from typing import Any
 
 from django import template
 
+from scorekeeper.selectors.games import with_rows
 from scorekeeper.web.results import share_context
 
 register = template.Library()
@@ -22,4 +23,5 @@ def result_share(context: template.Context) -> dict[str, Any]:
     request = context.get("request")
     if state is None or access is None or request is None or not state.finished:
         return {"hidden": True}
+    with_rows(access.game)  # the sheet may have read its state from the cache
     return share_context(request, access, state)

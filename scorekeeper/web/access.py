@@ -14,9 +14,11 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from scorekeeper.models import Game
 from scorekeeper.security import rate_limit
 from scorekeeper.selectors.access import GameAccess, GuestLink, find_game_access
 
@@ -51,9 +53,11 @@ def remember_link(request: HttpRequest, game_id: int, invite_id: int, guest_id: 
     request.session[SESSION_PASSES] = passes
 
 
-def request_access(request: HttpRequest, pk: int, *, rows: bool = True) -> GameAccess | None:
+def request_access(
+    request: HttpRequest, pk: int, *, rows: bool = True, games: QuerySet[Game] | None = None
+) -> GameAccess | None:
     """This request's viewer's access to game ``pk`` (None: no such game for them)."""
-    return find_game_access(pk, request.user, guest_link(request, pk), rows=rows)
+    return find_game_access(pk, request.user, guest_link(request, pk), rows=rows, games=games)
 
 
 def forbidden(request: HttpRequest, access: GameAccess) -> HttpResponse:
@@ -61,20 +65,21 @@ def forbidden(request: HttpRequest, access: GameAccess) -> HttpResponse:
 
 
 def game_page(
-    *, may: str = "view", rows: bool = True
+    *, may: str = "view", rows: bool = True, games: QuerySet[Game] | None = None
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """For a view of one game (URL argument ``pk``), called as ``view(request, access,
     …)``: a browser neither signed in nor holding a link to the game is sent to sign
     in; a game the viewer may not see is a 404; one they may see but not do this with
     (``may``: ``view``, ``record``, ``change``, ``manage``; see ``GameAccess``) a 403.
-    ``rows``: load what the sheet shows (seats, players, hands), not just the game row.
+    ``rows``: load what the sheet shows (seats, players, hands), not just the game row;
+    ``games``: the query to read the game from instead.
 
     A guest's requests count against the "guest-write" limit: a link shared at a table
     must not become a way to flood a game with hands."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         def checked(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
-            access = request_access(request, pk, rows=rows)
+            access = request_access(request, pk, rows=rows, games=games)
             if access is None:
                 raise Http404(NOT_YOURS)
             if may != "view" and not getattr(access, f"may_{may}"):

@@ -11,13 +11,15 @@ many processes serve the app.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -37,6 +39,7 @@ from scorekeeper.selectors.games import (
     game_with_related,
     player_names,
     with_earlier_hands,
+    with_rows,
 )
 from scorekeeper.services.games import (
     HandWritten,
@@ -63,9 +66,10 @@ class HtmxHttpRequest(HttpRequest):
 # -- loading ------------------------------------------------------------------------------
 
 
-def _reload(access: GameAccess) -> GameAccess:
-    """The same viewer's access to the game as it is after a write (its rows read again)."""
-    game = game_with_related().filter(pk=access.game.pk).first()
+def _reload(access: GameAccess, games: QuerySet[Game] | None = None) -> GameAccess:
+    """The same viewer's access to the game as it is now (after a write, or a change seen
+    by the live poll): read again with its rows, or from ``games``."""
+    game = (games if games is not None else game_with_related()).filter(pk=access.game.pk).first()
     if game is None:
         raise Http404(NOT_YOURS)
     return replace(access, game=game)
@@ -94,6 +98,36 @@ def _writer(access: GameAccess) -> dict[str, Any]:
     return {"user": access.user}
 
 
+def _sheet_game() -> QuerySet[Game]:
+    """The game row as the sheet reads it: with its league and owner, its seats and hands
+    coming from :func:`_rows_by_version`."""
+    return Game.objects.select_related("league", "owner")
+
+
+@dataclass(frozen=True)
+class SheetRows:
+    """What the sheet shows of a game's seats and hands."""
+
+    state: GameState
+    names: dict[int, str]
+    markers: dict[int, str]
+
+
+def _rows_by_version(game: Game) -> SheetRows:
+    """The game's state (its hands' stored outcomes, resumed by the engine) and its
+    players' names and colours: read and folded once per version of the game and kept in
+    Django's cache. Every write to its hands, and every rename, recolour or merge of its
+    players, makes a new version; the moment it was saved tells a game apart from an
+    earlier one that had its id."""
+    key = f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    rows = cache.get(key)
+    if rows is None:
+        with_rows(game)
+        rows = SheetRows(game_state(game), player_names(game), game_markers(game))
+        cache.set(key, rows)
+    return rows
+
+
 def _seat_ids(game: Game) -> list[int]:
     return [s.player_id for s in game.seats.all()]
 
@@ -114,21 +148,18 @@ def _sheet_context(
     preview: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     game = access.game
-    state = state if state is not None else game_state(game)
-    names = player_names(game)
+    if state is None:
+        rows = _rows_by_version(game)
+        state, names, markers = rows.state, rows.names, rows.markers
+    else:
+        names, markers = player_names(game), game_markers(game)
     can_change = access.may_change
     can_manage = access.may_manage
     rules = RULESETS[game.ruleset]
     shows = presenter_for(game.ruleset)
     show_all = _wants_every_hand(request)
-    grid = sheet.build_grid(
-        game,
-        state,
-        names,
-        can_change=can_change,
-        recent=None if show_all else sheet.RECENT_HANDS,
-    )
-    apply_markers(grid.columns, game_markers(game))
+    grid = sheet.build_grid(game, state, names, recent=None if show_all else sheet.RECENT_HANDS)
+    apply_markers(grid.columns, markers)
     if panel is None and can_change:
         panel = sheet_panel.build_panel(game, state, names)
     variant = rules.variant(game.variant or None) if rules.variants else None
@@ -144,7 +175,6 @@ def _sheet_context(
         "can_manage": can_manage,
         "guest": access if access.is_guest and not can_manage else None,
         "grid": grid,
-        "every_hand_url": f"{reverse('game_sheet', args=[game.pk])}?hands=all#sheet-grid",
         "banner": sheet.build_banner(state, names),
         "panel": panel,
         "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
@@ -191,7 +221,7 @@ def _render_sheet(
 
 
 @require_GET
-@game_page()
+@game_page(games=_sheet_game())
 def game_sheet(request: HttpRequest, access: GameAccess) -> HttpResponse:
     return _render_sheet(request, _sheet_context(request, access))
 
@@ -204,7 +234,10 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     a correction made elsewhere."""
     if not request.user.is_authenticated and not holds_link(request, pk):
         return redirect_to_login(request.get_full_path())
-    found = request_access(request, pk, rows=False)
+    # Only what the access decision and the version check read.
+    found = request_access(
+        request, pk, games=Game.objects.only("id", "owner_id", "league_id", "status", "version")
+    )
     if found is None:
         if getattr(request, "htmx", None):
             gone = "The link to that game was revoked." if holds_link(request, pk) else ""
@@ -214,13 +247,11 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     current = found.game.version
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
-    access = _reload(found)
-    state = game_state(access.game)
-    marker = _hand_marker(state)
+    context = _sheet_context(request, _reload(found, _sheet_game()))
+    marker = context["hand_marker"]
     seen = request.GET.get("hand", "")
     hand_changed = seen != marker
-    notice = _change_notice(seen, marker) if hand_changed else ""
-    context = _sheet_context(request, access, state=state, notice=notice)
+    context["notice"] = _change_notice(seen, marker) if hand_changed else ""
     context["oob"] = True
     context["refresh_panel"] = hand_changed
     context.update(grid_delta(request, context, current))

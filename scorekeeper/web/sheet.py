@@ -16,7 +16,6 @@ from games import GameState
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import Fact, FooterRow, ordinal
-from scorekeeper.web.fast_urls import reverser
 
 # -- the grid -----------------------------------------------------------------------------
 
@@ -51,7 +50,6 @@ class GridRow:
     winner: str
     cells: list[Cell]
     divider: str = ""
-    edit_url: str = ""
 
 
 @dataclass
@@ -136,7 +134,6 @@ def build_grid(
     state: GameState,
     names: Mapping[int, str],
     *,
-    can_change: bool,
     recent: int | None = None,
 ) -> Grid:
     """The sheet's table; with ``recent``, rows for only the last ``recent`` hands
@@ -146,7 +143,6 @@ def build_grid(
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
     hidden = max(0, len(state.hands) - recent) if recent is not None else 0
-    edit_url = reverser("game_hand_edit", 2)
     for index, hand in enumerate(state.hands):
         if index < hidden:
             if state.config.teams and hand.team_points is not None:
@@ -181,7 +177,6 @@ def build_grid(
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
                 divider=shows.divider(state, hand, names),
-                edit_url=edit_url(game.pk, hand.number) if can_change else "",
             )
         )
     return Grid(

@@ -9,14 +9,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
-from scorekeeper.web.fast_urls import fast_reverse
 from scorekeeper.web.forms import Entry, PlayerEntry
-from scorekeeper.web.kept_pad import kept_pad
 
 # -- the entry panel ----------------------------------------------------------------------
 
@@ -46,7 +46,6 @@ class Panel:
     mode: str  # "new" or "edit"
     number: int
     action: str
-    preview_url: str
     template: str
     ruleset: str
     dealer: str
@@ -68,12 +67,6 @@ class Panel:
     scoring: str = ""
     storage_key: str = ""
     history: list[dict[str, Any]] = field(default_factory=list)
-
-
-def _make_pad(ruleset: str, *key: Any) -> dict[str, Any]:
-    """A card pad's configuration, made by its game's presenter (and kept, read only,
-    see ``web.kept_pad``: it is the same for every hand of the same key)."""
-    return presenter_for(ruleset).make_pad(ruleset, *key)
 
 
 def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -135,7 +128,7 @@ def build_panel(
         previous = state.hands[number - 2].totals if number > 1 else None
         dealer = hand.dealer
         facts: Mapping[str, Any] = hand.extras
-        action = fast_reverse("game_hand_edit", [game.pk, number])
+        action = reverse("game_hand_edit", args=[game.pk, number])
         if entry is None:
             entry = Entry.from_input(hand.input)
     else:
@@ -145,7 +138,7 @@ def build_panel(
         number = int(facts["number"])
         dealer = int(facts["dealer"])
         previous = state.hands[-1].totals if state.hands else None
-        action = fast_reverse("game_hand_new", [game.pk])
+        action = reverse("game_hand_new", args=[game.pk])
         entry = entry or Entry()
     players = [
         PanelPlayer(
@@ -161,7 +154,6 @@ def build_panel(
         mode="edit" if editing else "new",
         number=number,
         action=action,
-        preview_url=fast_reverse("game_hand_preview", [game.pk]),
         template=shows.entry_template,
         ruleset=ruleset,
         dealer=names.get(dealer, "?"),
@@ -183,7 +175,7 @@ def build_panel(
     shows.fill_panel(panel, state, facts, previous, game.pk)
     key = shows.pad_key(state, facts)
     if key is not None:
-        panel.pad = kept_pad(key, _make_pad)
+        panel.pad = shows.make_pad(*key)
         panel.scoring = str(panel.pad["scoring"])
     if error is not None:
         from scorekeeper.web.entry_checks import place_problems

@@ -96,8 +96,8 @@ def test_partner_totals_count_the_hands_not_shown(user: User) -> None:
     game = game_with_related(Game.objects.filter(pk=game.pk)).get()
     state = game_state(game)
     names = player_names(game)
-    every = sheet.build_grid(game, state, names, can_change=False)
-    recent = sheet.build_grid(game, state, names, can_change=False, recent=2)
+    every = sheet.build_grid(game, state, names)
+    recent = sheet.build_grid(game, state, names, recent=2)
     assert (recent.hidden, recent.total, len(recent.rows)) == (len(state.hands) - 2, 6, 2)
     assert recent.rows == every.rows[-2:]
 
