@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from scorekeeper.models import Game, GameStatus, Guest, Invite, InviteRole, League, Seat
@@ -187,4 +188,32 @@ def find_game_access(
     except Game.DoesNotExist:
         return None
     access = game_access(game, user, link)
+    return access if access.may_view else None
+
+
+#: What the live poll's access decision and version check read of the game row, in the
+#: model's order (``Model.from_db`` takes them so).
+POLL_FIELDS = tuple(
+    field.attname
+    for field in Game._meta.concrete_fields
+    if field.attname in {"id", "owner_id", "league_id", "status", "version"}
+)
+POLL_ROW = f"SELECT {', '.join(POLL_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
+
+
+def find_poll_access(
+    pk: int, user: User | AnonymousUser | None, link: GuestLink | None = None
+) -> GameAccess | None:
+    """:func:`find_game_access` for the live poll, which every phone of every table
+    sends every few seconds: the game row's owner, league, status and version in one
+    plain SQL query made into a :class:`Game` by ``Model.from_db`` (other fields load if
+    asked): building the query through the ORM took a third of the poll's time."""
+    if not 1 <= pk <= MAX_ID:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(POLL_ROW, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    access = game_access(Game.from_db(connection.alias, POLL_FIELDS, row), user, link)
     return access if access.may_view else None

@@ -32,7 +32,7 @@ from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandErr
 from scorekeeper.live.delta import grid_delta
 from scorekeeper.models import Game, Hand
 from scorekeeper.presenters import presenter_for
-from scorekeeper.selectors.access import GameAccess, Role
+from scorekeeper.selectors.access import GameAccess, Role, find_poll_access
 from scorekeeper.selectors.games import (
     game_config,
     game_state,
@@ -54,7 +54,12 @@ from scorekeeper.services.locked_game import DERIVED_FIELDS
 from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.validation import is_idempotency_key, optional_id
 from scorekeeper.web import sheet, sheet_panel
-from scorekeeper.web.access import NOT_YOURS, game_page, holds_link, request_access
+from scorekeeper.web.access import (
+    NOT_YOURS,
+    game_page,
+    guest_link,
+    holds_link,
+)
 from scorekeeper.web.forms import Entry
 from scorekeeper.web.scoreboard import build_scoreboard
 
@@ -234,10 +239,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     a correction made elsewhere."""
     if not request.user.is_authenticated and not holds_link(request, pk):
         return redirect_to_login(request.get_full_path())
-    # Only what the access decision and the version check read.
-    found = request_access(
-        request, pk, games=Game.objects.only("id", "owner_id", "league_id", "status", "version")
-    )
+    found = find_poll_access(pk, request.user, guest_link(request, pk))
     if found is None:
         if getattr(request, "htmx", None):
             gone = "The link to that game was revoked." if holds_link(request, pk) else ""
