@@ -69,6 +69,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if (DEBUG or TESTING) else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+#: A refused form gets the app's page (what happened, what to do), not Django's technical one.
+CSRF_FAILURE_VIEW = "scorekeeper.web.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -117,4 +117,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return response
     if is_api_request(request):
         return JsonResponse({"detail": "Something went wrong on the server."}, status=500)
-    return defaults.server_error(request)
+    try:  # the app's page, signed out: whatever failed may be the session's own reads
+        return render(request, "500.html", {"user": AnonymousUser(), "messages": ()}, status=500)
+    except Exception:  # the page itself failed: Django's plain one
+        return defaults.server_error(request, template_name="none.html")

@@ -57,7 +57,9 @@ def _game_title(game: Game) -> str:
 @rate_limit("join", methods=("GET", "POST"))
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """Open a shared game: watch it at once, or give a name and keep its score."""
-    invite = _live_invite(token)
+    invite = live_invite_by_token(token)
+    if invite is None:  # revoked, or mistyped: the app's page, saying what to do
+        return render(request, "join/dead.html", status=404)
     game = invite.game
     held = game_access(game, request.user, guest_link(request, game.pk))
     if held.may_manage:
