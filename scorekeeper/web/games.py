@@ -253,14 +253,17 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     marker = context["hand_marker"]
     seen = request.GET.get("hand", "")
     hand_changed = seen != marker
-    context["notice"] = _change_notice(seen, marker) if hand_changed else ""
+    notice = _change_notice(seen, marker, enters=found.may_record) if hand_changed else ""
+    context["notice"] = notice
     context["oob"] = True
     context["refresh_panel"] = hand_changed
     context.update(grid_delta(request, context, current))
     return render(request, "games/_live.html", context)
 
 
-def _change_notice(seen: str, marker: str) -> str:
+def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
+    """What changed, said to a phone whose sheet was behind; the entry is named only to
+    a phone that has one (``enters``)."""
     if marker == "end":
         return "The game was finished on another phone."
     if seen == "end":
@@ -269,10 +272,11 @@ def _change_notice(seen: str, marker: str) -> str:
         before, now = int(seen), int(marker)
     except ValueError:
         return "The sheet was updated on another phone."
+    entry = f" The entry below is for hand {now}." if enters else ""
     if now > before:
         saved = f"Hand {before} was" if now == before + 1 else f"Hands {before}–{now - 1} were"
-        return f"{saved} saved on another phone. The entry below is for hand {now}."
-    return f"Hand {now} was undone on another phone. The entry below is for hand {now}."
+        return f"{saved} saved on another phone.{entry}"
+    return f"Hand {now} was undone on another phone.{entry}"
 
 
 # -- hands --------------------------------------------------------------------------------

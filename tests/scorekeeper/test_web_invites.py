@@ -343,3 +343,22 @@ def test_a_guests_writes_are_limited_but_the_owners_are_not(
     owner.force_login(user)
     assert post_hand(owner, game, {"winner": ana.pk}).status_code in {200, 201, 302}
     assert Hand.objects.filter(game=game).count() == 3
+
+
+def test_a_watch_phone_is_told_what_changed_but_of_no_entry(
+    game: Game, user: User, three: list[Player]
+) -> None:
+    """A watch link has no entry: its live update says a hand was saved elsewhere, not
+    which hand "the entry below" is for (a score guest's still says it)."""
+    watcher = Client()
+    assert (
+        watcher.get(join_path(invite_create(game=game, user=user, role="watch"))).status_code == 302
+    )
+    scorer, _ = joined_guest(game, user)
+    version = Game.objects.get(pk=game.pk).version
+    hand_record(game=game, user=user, hand_input={"winner": three[1].pk})
+    live = f"/games/{game.pk}/live/?v={version}&hand=1"
+    watched = text(watcher.get(live, **HTMX))
+    assert "Hand 1 was saved on another phone." in watched
+    assert "entry" not in watched.lower()
+    assert "The entry below is for hand 2." in text(scorer.get(live, **HTMX))
