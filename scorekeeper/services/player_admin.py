@@ -262,6 +262,53 @@ def _shared_game(a: int, b: int) -> Game | None:
 
 
 @once_more_on_deadlock
+def _mergeable(
+    user: User | AnonymousUser, source: Player | int | str, into: Player | int | str
+) -> tuple[Player, Player]:
+    """The two players (locked), if ``source`` may be merged into ``into``."""
+    a = _managed(user, source, "player")
+    b = _managed(user, into, "into")
+    if a.pk == b.pk:
+        raise RuleError("a player cannot be merged into themselves", "into")
+    if a.user_id is not None and b.user_id is not None:
+        raise RuleError(
+            f"{a.name} and {b.name} each have an account: they cannot be merged", "into"
+        )
+    shared = _shared_game(a.pk, b.pk)
+    if shared is not None:
+        raise RuleError(
+            f"{a.name} and {b.name} sat at the same game ({shared}, "
+            f"{shared.created_at:%d %b %Y}): they are two people, not one",
+            "into",
+        )
+    return a, b
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What a merge would do, for the page that asks before it is done."""
+
+    source: Player
+    into: Player
+    games: int
+    leagues: int
+
+
+def merge_plan(
+    *, user: User | AnonymousUser, source: Player | int | str, into: Player | int | str
+) -> MergePlan:
+    """Checks the merge as :func:`player_merge` does (the same refusals) and says what
+    it would move; changes nothing."""
+    with transaction.atomic():
+        a, b = _mergeable(user, source, into)
+        return MergePlan(
+            source=a,
+            into=b,
+            games=Seat.objects.filter(player_id=a.pk).count(),
+            leagues=Membership.objects.filter(player_id=a.pk).count(),
+        )
+
+
 def player_merge(
     *, user: User | AnonymousUser, source: Player | int | str, into: Player | int | str
 ) -> Merged:
@@ -270,21 +317,7 @@ def player_merge(
     and ``source`` goes. All or nothing. Refused (:class:`RuleError` on ``into``) when
     the two sat at the same game, are the same, or both have an account."""
     with transaction.atomic():
-        a = _managed(user, source, "player")
-        b = _managed(user, into, "into")
-        if a.pk == b.pk:
-            raise RuleError("a player cannot be merged into themselves", "into")
-        if a.user_id is not None and b.user_id is not None:
-            raise RuleError(
-                f"{a.name} and {b.name} each have an account: they cannot be merged", "into"
-            )
-        shared = _shared_game(a.pk, b.pk)
-        if shared is not None:
-            raise RuleError(
-                f"{a.name} and {b.name} sat at the same game ({shared}, "
-                f"{shared.created_at:%d %b %Y}): they are two people, not one",
-                "into",
-            )
+        a, b = _mergeable(user, source, into)
         game_ids = sorted(Seat.objects.filter(player_id=a.pk).values_list("game_id", flat=True))
         league_ids = set(
             Game.objects.filter(pk__in=game_ids, league__isnull=False).values_list(

@@ -27,6 +27,7 @@ from scorekeeper.services.player_admin import (
     NotManageable,
     colour_of,
     marker_class,
+    merge_plan,
     player_merge,
     player_update,
     players_managed_by,
@@ -197,7 +198,8 @@ def player_unhide(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def player_merge_view(request: HttpRequest) -> HttpResponse:
-    """Merge ``player`` into ``into`` (both from the page's merge form)."""
+    """Merge ``player`` into ``into`` (both from the page's merge form), once the page
+    that says what it will do was confirmed (``confirm=yes``)."""
     source = optional_id(request.POST.get("player"))
     into = optional_id(request.POST.get("into"))
     back = reverse("player_manage") + "#merge"
@@ -205,6 +207,9 @@ def player_merge_view(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Choose the player to merge and the one to merge them into.")
         return redirect(back)
     try:
+        if request.POST.get("confirm") != "yes":  # ask first: a merge cannot be undone
+            plan = merge_plan(user=request.user, source=source, into=into)
+            return render(request, "players/merge_confirm.html", {"plan": plan})
         merged = player_merge(user=request.user, source=source, into=into)
     except (NoSuchPlayer, NotManageable):
         messages.error(request, "Choose the player to merge from your players.")

@@ -98,7 +98,9 @@ def test_manage_players_on_a_phone(signed_in_page: Any, live_server: Any) -> Non
     # is on the league's page and Boris's.
     page.goto(f"{live_server.url}/players/?merge={rob.pk}#merge")
     page.select_option("#merge-into", str(bo.pk))
-    page.get_by_role("button", name="Merge", exact=True).click()
+    page.get_by_role("button", name="Merge…", exact=True).click()
+    page.get_by_role("heading", name="Merge Robert into Boris?").wait_for()
+    page.get_by_role("button", name="Merge them", exact=True).click()
     page.get_by_text("Robert was merged into Boris: 1 game moved over.").wait_for()
     _shoot(page, "players-merged")
     page.goto(f"{live_server.url}/leagues/{league.pk}/")

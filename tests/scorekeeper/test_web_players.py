@@ -152,7 +152,17 @@ def test_merge_on_the_page(signed_in: Client, user: User, four) -> None:  # type
     league = League.objects.create(name="Thursday", owner=user)
     play_syn(user, league, [ana, bo, cy], [bo], minutes_ago=30)
     play_syn(user, league, [ana, rob, cy], [rob], minutes_ago=20)
-    response = signed_in.post("/players/merge/", {"player": rob.pk, "into": bo.pk}, follow=True)
+    # The page asks first, saying what will happen; nothing changes until confirmed.
+    asked = signed_in.post("/players/merge/", {"player": rob.pk, "into": bo.pk})
+    assert asked.status_code == 200
+    question = re.sub(r"\s+", " ", asked.content.decode())
+    assert "<h1>Merge Robert into Bo?</h1>" in question
+    assert "Robert's 1 game, their hands, 1 league membership, standings" in question
+    assert "This cannot be undone." in question
+    assert Player.objects.filter(pk=rob.pk).exists()
+    response = signed_in.post(
+        "/players/merge/", {"player": rob.pk, "into": bo.pk, "confirm": "yes"}, follow=True
+    )
     html = response.content.decode()
     assert "Robert was merged into Bo: 1 game moved over." in html
     assert not Player.objects.filter(pk=rob.pk).exists()
@@ -174,8 +184,8 @@ def test_merged_player_link_follows_chains_but_not_into_strangers(  # type: igno
     signed_in: Client, client: Client, user: User, four
 ) -> None:
     _, bo, cy, rob = four
-    signed_in.post("/players/merge/", {"player": rob.pk, "into": bo.pk})
-    signed_in.post("/players/merge/", {"player": bo.pk, "into": cy.pk})
+    signed_in.post("/players/merge/", {"player": rob.pk, "into": bo.pk, "confirm": "yes"})
+    signed_in.post("/players/merge/", {"player": bo.pk, "into": cy.pk, "confirm": "yes"})
     response = signed_in.get(f"/players/{rob.pk}/")
     assert response.status_code == 302
     assert response["Location"] == f"/players/{cy.pk}/"
@@ -188,8 +198,11 @@ def test_merged_player_link_follows_chains_but_not_into_strangers(  # type: igno
 def test_merge_refusals_on_the_page(signed_in: Client, user: User, four) -> None:  # type: ignore[no-untyped-def]
     ana, bo, cy, _ = four
     play_syn(user, None, [ana, bo, cy], [bo])
-    response = signed_in.post("/players/merge/", {"player": ana.pk, "into": bo.pk}, follow=True)
-    assert "sat at the same game" in response.content.decode()
+    for confirm in ("", "yes"):  # refused when asked, and when confirmed
+        response = signed_in.post(
+            "/players/merge/", {"player": ana.pk, "into": bo.pk, "confirm": confirm}, follow=True
+        )
+        assert "sat at the same game" in response.content.decode()
     empty = signed_in.post("/players/merge/", {"player": "", "into": "x"}, follow=True)
     assert "Choose the player to merge" in empty.content.decode()
     assert Player.objects.count() == 4
