@@ -8,6 +8,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
+# What the phones type: with HOST=0.0.0.0 (every interface), this computer's address on
+# the home network, so QR codes, links and live updates lead the phones here.
+LAN_IP = $(shell $(PYTHON) -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(("10.255.255.255", 1)); print(s.getsockname()[0])' 2>/dev/null || echo 127.0.0.1)
+PUBLIC_HOST = $(if $(filter 0.0.0.0,$(HOST)),$(LAN_IP),$(HOST))
 PORT   ?= 8000
 EVENTS_PORT ?= 8001
 PYTEST_ARGS ?=
@@ -27,14 +31,15 @@ demo: migrate
 	DEBUG=1 $(BIN)/python manage.py seed_demo
 
 run: demo
-	@echo "scorekeeper: http://$(HOST):$(PORT)/  (demo sign-in: demo / demo)"
+	@echo "scorekeeper: http://$(PUBLIC_HOST):$(PORT)/  (demo sign-in: demo / demo)"
 	@# Beside the server: the background worker (ratings after a correction) and the
-	@# events server (live sheets on every phone, http://$(HOST):$(EVENTS_PORT)/events/).
+	@# events server (live sheets on every phone, http://$(PUBLIC_HOST):$(EVENTS_PORT)/events/).
 	DEBUG=1 $(BIN)/python manage.py worker & worker=$$!; \
 	DEBUG=1 $(BIN)/python -m scorekeeper.live --host $(HOST) --port $(EVENTS_PORT) \
 	  --timeout-graceful-shutdown 1 & events=$$!; \
 	trap 'kill $$worker $$events 2>/dev/null' EXIT INT TERM; \
-	DEBUG=1 LIVE_EVENTS_URL=http://$(HOST):$(EVENTS_PORT)/events/ \
+	DEBUG=1 ALLOWED_HOSTS=localhost,127.0.0.1,[::1],$(PUBLIC_HOST) \
+	  LIVE_EVENTS_URL=http://$(PUBLIC_HOST):$(EVENTS_PORT)/events/ \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)

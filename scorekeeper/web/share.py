@@ -8,12 +8,16 @@ works without JavaScript. Only whoever may change the game may share it.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import socket
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -52,6 +56,29 @@ def _ago(moment: datetime) -> str:
     return f"{timesince(moment).split(',')[0]} ago"
 
 
+def on_loopback(request: HttpRequest) -> bool:
+    """Whether this page was opened by a loopback address (``127.0.0.1``, ``localhost``):
+    its links then lead the other phones to themselves."""
+    host = split_domain_port(request.get_host())[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This computer's address on its local network, as the phones would use it: the
+    source address of a route out (a UDP socket's connect sends nothing)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @game_page(may="manage")
@@ -75,6 +102,8 @@ def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
         shown = by_role.get(InviteRole.SCORE) or by_role.get(InviteRole.WATCH)
     context = {
         "game": game,
+        "on_loopback": on_loopback(request),
+        "lan_address": lan_address(),
         "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
         "seated": list(player_names(game).values()),
         "links": links,

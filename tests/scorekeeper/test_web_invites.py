@@ -4,6 +4,8 @@ their history; a watcher only watches; a revoked link and its guests are shut ou
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -362,3 +364,29 @@ def test_a_watch_phone_is_told_what_changed_but_of_no_entry(
     assert "Hand 1 was saved on another phone." in watched
     assert "entry" not in watched.lower()
     assert "The entry below is for hand 2." in text(scorer.get(live, **HTMX))
+
+
+@pytest.mark.parametrize(
+    ("host", "warned"),
+    [
+        ("127.0.0.1:8000", True),
+        ("localhost:8000", True),
+        ("[::1]:8000", True),
+        ("192.168.1.20:8000", False),
+    ],
+)
+def test_the_share_page_warns_when_its_links_say_loopback(
+    game: Game, user: User, settings: Any, host: str, warned: bool
+) -> None:
+    """Opened at 127.0.0.1, the QR codes lead the phones to themselves: the page says
+    so and how to serve on the home network (with this computer's address when it has
+    one); opened by the network address, it says nothing."""
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "192.168.1.20"]
+    owner = Client()
+    owner.force_login(user)
+    invite_create(game=game, user=user, role="score")
+    page = owner.get(f"/games/{game.pk}/share/", HTTP_HOST=host)
+    assert page.status_code == 200
+    body = text(page)
+    assert ("These links lead the phones to themselves" in body) is warned
+    assert ("make run HOST=0.0.0.0" in body) is warned
