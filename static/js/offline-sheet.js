@@ -392,11 +392,8 @@
     if (!sheet || !window.htmx) return;
     window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
     if (window.SKKeepPage) window.SKKeepPage();
-    // As after any save: show what was saved (or why not) at the top of the sheet.
-    var fresh = document.getElementById("sheet");
-    if (fresh && !fresh.querySelector(".entry-errors") && fresh.querySelector("#sheet-notice p")) {
-      document.getElementById("sheet-notice").scrollIntoView({ block: "start" });
-    }
+    // As after any save: the next hand's first question in view, or the notice to read.
+    if (window.SKShowSaved) window.SKShowSaved();
   }
 
   /* Send one hand. Resolves "sent", "held", "kept" (try again later). */

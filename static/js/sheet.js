@@ -489,13 +489,49 @@
     }
   });
 
-  // After a save, show what was saved (the notice at the top of the sheet).
+  // After a save, the table goes on with the next hand: its first question comes into
+  // view (and takes the focus), and what was saved shows in the save bar for a while.
+  // With no next hand (the game is over) or a notice to read, the notice at the top.
+  var SAVED_SECONDS = 6;
   document.addEventListener("htmx:afterSwap", function (e) {
     var target = e.detail.target;
-    if (!target || target.id !== "sheet") return;
+    if (target && target.id === "sheet") showSaved();
+  });
+  // offline-sheet.js sends the hands itself (its outbox) and swaps the sheet in: it
+  // calls this as htmx's swap would.
+  window.SKShowSaved = showSaved;
+
+  function showSaved() {
     var sheet = document.getElementById("sheet");
     if (!sheet || sheet.querySelector(".entry-errors")) return;
-    var notice = sheet.querySelector("#sheet-notice p");
-    if (notice) document.getElementById("sheet-notice").scrollIntoView({ block: "start" });
-  });
+    var flash = sheet.querySelector("#sheet-notice .flash");
+    var question = sheet.querySelector("#entry[data-mode='new'] fieldset legend");
+    if (!flash || sheet.querySelector("#sheet-notice .notice") || !question) {
+      if (sheet.querySelector("#sheet-notice p")) {
+        document.getElementById("sheet-notice").scrollIntoView({ block: "start" });
+      }
+      return;
+    }
+    var fieldset = question.closest("fieldset");
+    fieldset.scrollIntoView({ block: "start" });
+    fieldset.setAttribute("tabindex", "-1");
+    fieldset.focus({ preventScroll: true });
+    var bar = sheet.querySelector("#entry .savebar-text");
+    if (bar) {
+      // In place of the entry's summary until the next hand's entry begins, or a while.
+      var said = document.createElement("span");
+      said.className = "savebar-saved";
+      said.setAttribute("role", "status");
+      said.textContent = flash.textContent.trim();
+      bar.appendChild(said);
+      bar.classList.add("saved");
+      var done = function () {
+        bar.classList.remove("saved");
+        if (said.parentNode) said.parentNode.removeChild(said);
+      };
+      setTimeout(done, SAVED_SECONDS * 1000);
+      var form = sheet.querySelector("#entry form");
+      if (form) form.addEventListener("input", done, { once: true });
+    }
+  }
 })();

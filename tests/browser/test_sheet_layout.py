@@ -19,7 +19,15 @@ from playwright.sync_api import expect
 from scorekeeper.models import Hand, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.closing import close_context
-from tests.browser.sheet_ui import no_sideways_scroll, pad, save, start_game, watch, went_out
+from tests.browser.sheet_ui import (
+    counted,
+    no_sideways_scroll,
+    pad,
+    save,
+    start_game,
+    watch,
+    went_out,
+)
 
 SMALL = {"width": 360, "height": 740}
 EIGHT = [
@@ -440,3 +448,35 @@ def test_the_save_bar_rises_above_the_keyboard(signed_in_page: Any, live_server:
         "Dimitrios": ["K"],
     }
     assert not problems, problems
+
+
+def test_after_save_the_next_hand_s_first_question_is_in_view(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    """Hand after hand with no scrolling back: after Save, the next hand's first
+    question is on screen (below the top bar, above the save bar) and has the focus,
+    and the save bar says what was saved for a while."""
+    page = signed_in_page()
+    problems = watch(page)
+    url = start_game(page, live_server, "dirty-uno", ["Ana", "Bo", "Cy", "Di"])
+    for number in (1, 2):
+        went_out(page, "Ana")
+        for name in ("Bo", "Cy", "Di"):
+            counted(page, name, 10)
+        save(page, number)
+        question = page.locator("#entry fieldset").first
+        expect(question.locator("legend")).to_have_text("Who went out?")
+        box = question.bounding_box()
+        bar = page.locator(".topbar").bounding_box()
+        savebar = page.locator("#entry .savebar").bounding_box()
+        assert box is not None
+        assert bar is not None
+        assert savebar is not None
+        assert box["y"] >= bar["y"] + bar["height"] - 1  # not under the sticky top bar
+        assert box["y"] + 40 <= savebar["y"]  # its first line above the save bar
+        assert question.evaluate("el => el === document.activeElement")
+        expect(page.locator("#entry .savebar-saved")).to_contain_text(f"Hand {number}")
+        expect(page.locator("#entry .savebar-hand")).to_have_text(f"Hand {number + 1}")
+    game_id = int(re.findall(r"/games/(\d+)/", url)[-1])
+    assert Hand.objects.filter(game_id=game_id).count() == 2
+    assert problems == []
