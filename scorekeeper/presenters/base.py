@@ -193,15 +193,10 @@ class Presenter:
         the hand's (the engine's next hand, or the stored hand's extras when correcting
         one), ``previous`` the totals before it."""
 
-    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...] | None:
-        """What this game's card pad depends on (``make_pad(*key)`` makes it); None
-        for a game entered without one."""
+    def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The card buttons of the hand's pad, with the engine's points for each (the
+        page adds, never scores); None for a game entered without one."""
         return None
-
-    def make_pad(self, *key: Any) -> dict[str, Any]:
-        """The card buttons, with the engine's points for each (the page adds, never
-        scores)."""
-        raise NotImplementedError
 
     def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
         """The API body of ``POST /games/{id}/hands/`` for what the form holds."""

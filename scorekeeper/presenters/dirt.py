@@ -53,13 +53,10 @@ class DirtPresenter(LeftInHand):
     ) -> None:
         panel.dirt_rank = str(facts.get("dirt_rank", ""))
 
-    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...]:
+    def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any]:
         ten = int(state.config.options.get("ten_points", 1))
         decks = int(state.extras.get("decks") or 3)
-        return (self.slug, ten, decks, str(facts.get("dirt_rank", "")), "")
-
-    def make_pad(self, *key: Any) -> dict[str, Any]:
-        _, ten, decks, dirt_rank, _ = key
+        dirt_rank = str(facts.get("dirt_rank", ""))
         values = []
         for rank in ["JK", *RANKS]:
             card = parse_french(rank if rank == "JK" else f"{rank}S")

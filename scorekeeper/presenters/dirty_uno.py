@@ -55,10 +55,7 @@ class DirtyUnoPresenter(LeftInHand):
     ) -> None:
         panel.reminder = str(state.next_hand.get("reminder", "")) if state.next_hand else ""
 
-    def pad_key(self, state: GameState, facts: Mapping[str, Any]) -> tuple[Any, ...]:
-        return (self.slug, 0, 0, "", str(state.config.options.get("scoring", "standard")))
-
-    def make_pad(self, *key: Any) -> dict[str, Any]:
+    def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any]:
         values = []
         for value in ["1", "2", "3", "4", "5", "6", "8", "9", "0", "7", "S", "R", "+2", "W", "W+4"]:
             wild = value.startswith("W")
@@ -81,6 +78,6 @@ class DirtyUnoPresenter(LeftInHand):
             ],
             "deck": dict(uno_deck()),
             "deck_name": "the UNO deck",
-            "scoring": key[-1],
+            "scoring": str(state.config.options.get("scoring", "standard")),
             "dirt": "",
         }

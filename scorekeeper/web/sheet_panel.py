@@ -173,9 +173,8 @@ def build_panel(
             for rev in hand_history(game, number)
         ]
     shows.fill_panel(panel, state, facts, previous, game.pk)
-    key = shows.pad_key(state, facts)
-    if key is not None:
-        panel.pad = shows.make_pad(*key)
+    panel.pad = shows.card_pad(state, facts)
+    if panel.pad is not None:
         panel.scoring = str(panel.pad["scoring"])
     if error is not None:
         from scorekeeper.web.entry_checks import place_problems
