@@ -95,6 +95,11 @@ class Ruleset(ABC):
         """Whether the lowest ("low") or highest ("high") score wins with these options."""
         return self.wins_with
 
+    def table_timer_seconds(self, options: Mapping[str, JSON]) -> int | None:
+        """How long the table's timer runs with these options (None: the game has no
+        timer)."""
+        return None
+
     # -- configuration ----------------------------------------------------------------
 
     def default_options(self, n_players: int) -> dict[str, JSON]:

@@ -27,6 +27,7 @@ from games.base import (
     GameConfig,
     GameState,
     HandOutcome,
+    Option,
     RuleError,
     Ruleset,
     as_count,
@@ -296,6 +297,21 @@ class DirtyDeals(Ruleset):
     max_players = 4
     wins_with = "high"
     score_label = "points"
+    options = (
+        Option(
+            "negotiation_minutes",
+            "Negotiation time (minutes)",
+            3,
+            (1, 2, 3, 4, 5, 10),
+            "How long the sheet's negotiation timer runs (any number from 1 to 30).",
+            minimum=1,
+            maximum=30,
+        ),
+    )
+
+    def table_timer_seconds(self, options: Mapping[str, Any]) -> int | None:
+        """The negotiations' time limit (older games without the option: the default)."""
+        return 60 * int(options.get("negotiation_minutes") or 3)
 
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [

@@ -556,3 +556,25 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.worker_id} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class TableState(models.Model):
+    """What a table's tools share across its phones (not a hand: the game's version
+    stays): the negotiation timer as (duration, started at, remaining when paused), so
+    every phone counts down from the server's clock; and, for the hand in play
+    (``hand``), the draw penalty, the direction of play and who leads."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    #: One more at every change: the events server tells the phones of it.
+    revision = models.PositiveIntegerField(default=0)
+    timer_seconds = models.PositiveIntegerField(default=0)
+    timer_started_at = models.DateTimeField(null=True, blank=True)
+    timer_paused_remaining = models.FloatField(null=True, blank=True)
+    hand = models.PositiveIntegerField(default=0)
+    penalty = models.PositiveIntegerField(default=0)
+    clockwise = models.BooleanField(default=True)
+    leader_id = models.PositiveIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"table of game {self.game_id} (revision {self.revision})"

@@ -24,6 +24,13 @@ def encode(version: int | None, first: int | None) -> bytes:
     return f"event: change\n{head}data: {data}\n\n".encode()
 
 
+def encode_tools(revision: int | None) -> bytes:
+    """The table's shared tools changed: ``{"r": revision}`` (the phone then asks for
+    them; None: they may have, after a missed stretch)."""
+    data = json.dumps({"r": revision}, separators=(",", ":"))
+    return f"event: tools\ndata: {data}\n\n".encode()
+
+
 RESYNC = encode(None, None)
 #: An event, not a comment, so that the page sees it: a stream silent for much longer
 #: is dead (a phone's network dropped it without a word) and is opened again.

@@ -36,6 +36,25 @@ def parse_revoked(text: str) -> tuple[int, int] | None:
         return None
 
 
+TOOLS = "tools"
+
+
+def tools_payload(game_id: int, revision: int) -> str:
+    """``"tools <game> <revision>"``: the table's shared tools changed (a timer started,
+    a penalty added…); no hand did, and the game's version stays."""
+    return f"{TOOLS} {game_id} {revision}"
+
+
+def parse_tools(text: str) -> tuple[int, int] | None:
+    parts = text.split()
+    if len(parts) != 3 or parts[0] != TOOLS:
+        return None
+    try:
+        return int(parts[1]), int(parts[2])
+    except ValueError:
+        return None
+
+
 def parse(text: str) -> tuple[int, int | None, int | None] | None:
     parts = text.split()
     if len(parts) != 3:
@@ -66,3 +85,12 @@ def invite_revoked(game_id: int, invite_id: int) -> None:
         return  # the SQLite poll looks for revoked links itself
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, revoked_payload(game_id, invite_id)])
+
+
+def tools_changed(game_id: int, revision: int) -> None:
+    """Tell every events process that the table tools of ``game_id`` changed (on commit;
+    on SQLite the events server's poll sees the revision)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, tools_payload(game_id, revision)])

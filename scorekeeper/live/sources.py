@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from scorekeeper.live import CHANNEL, notify
-from scorekeeper.live.hub import RESYNC, Hub, encode
+from scorekeeper.live.hub import RESYNC, Hub, encode, encode_tools
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -70,6 +70,9 @@ def deliver(hub: Hub, text: str) -> int:
     revoked = notify.parse_revoked(text)
     if revoked is not None:
         return hub.revoke(*revoked)
+    tools = notify.parse_tools(text)
+    if tools is not None:
+        return hub.publish(tools[0], encode_tools(tools[1]))
     parsed = notify.parse(text)
     if parsed is None:
         log.warning("live: ignored a malformed notification %r", text)
@@ -150,21 +153,38 @@ def _versions(ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
+def _tool_revisions(ids: Iterable[int]) -> dict[int, int]:
+    """The revision of each watched game's shared table tools (games without: absent)."""
+    from scorekeeper.models import TableState
+
+    found: dict[int, int] = {}
+    ids = list(ids)
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        found.update(
+            TableState.objects.filter(game_id__in=chunk).values_list("game_id", "revision")
+        )
+    return found
+
+
 async def poll(
     hub: Hub, interval: float = POLL_SECONDS, ready: asyncio.Event | None = None
 ) -> None:
     """Compare the watched games' versions once every ``interval`` seconds."""
 
-    def versions(ids: list[int], invites: list[int]) -> tuple[dict[int, int], list[int]]:
-        return _versions(ids), _revoked(invites) if invites else []
+    def versions(
+        ids: list[int], invites: list[int]
+    ) -> tuple[dict[int, int], list[int], dict[int, int]]:
+        return _versions(ids), _revoked(invites) if invites else [], _tool_revisions(ids)
 
     known: dict[int, int | None] = {}
+    known_tools: dict[int, int | None] = {}
     failing = ""
     while True:
         ids = hub.games()
         if ids:
             links = hub.invites()
-            found: tuple[dict[int, int], list[int]] | None
+            found: tuple[dict[int, int], list[int], dict[int, int]] | None
             try:
                 found = await orm(versions, ids, list(links))
             except asyncio.CancelledError:
@@ -179,7 +199,7 @@ async def poll(
             else:
                 failing = ""
             if found is not None:
-                now, revoked = found
+                now, revoked, tools = found
                 for invite in revoked:
                     hub.revoke(links[invite], invite)
                 for game in ids:
@@ -187,8 +207,13 @@ async def poll(
                     if game in known and known[game] != version:
                         hub.publish(game, encode(version, None))
                     known[game] = version
+                    revision = tools.get(game)
+                    if game in known_tools and known_tools[game] != revision:
+                        hub.publish(game, encode_tools(revision))
+                    known_tools[game] = revision
                 for game in set(known) - set(ids):
                     del known[game]
+                    known_tools.pop(game, None)
         if ready is not None and not failing:
             ready.set()
         await asyncio.sleep(interval)

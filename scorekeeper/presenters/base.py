@@ -11,7 +11,7 @@ name. Adding a game is one engine class and one presenter module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games import GameState, HandOutcome, Ruleset
@@ -75,6 +75,35 @@ class Gap:
                 return "level at the top"
             return f"leads by {self.lead}{suffix}"
         return f"{self.gap}{suffix} behind"
+
+
+@dataclass
+class PenaltyButton:
+    """A tap on the draw-penalty counter: what was played, and what it adds."""
+
+    label: str
+    amount: int
+
+
+@dataclass
+class TableTools:
+    """The tools a game's sheet offers the table (``Presenter.table_tools``). The timer,
+    penalty, direction and leader are shared by every phone; the red-aces check stays
+    on the phone that asks."""
+
+    #: The shared countdown's name ("negotiation timer"); empty: none.
+    timer: str = ""
+    #: Who leads the hand's first trick: the card that says so ("9♣"), and the players.
+    lead_card: str = ""
+    players: list[tuple[int, str]] = field(default_factory=list)
+    #: The dealer's leftover cards within which red aces are live (None: no check).
+    red_aces_within: int | None = None
+    #: The draw-penalty counter's buttons (empty: no counter).
+    penalty: list[PenaltyButton] = field(default_factory=list)
+    #: What reverses the direction of play ("an ace"); empty: no direction tool.
+    reverses: str = ""
+    #: Facts a table display shows big besides the banner's (e.g. the trump rule).
+    display_facts: list[Fact] = field(default_factory=list)
 
 
 class Presenter:
@@ -192,6 +221,12 @@ class Presenter:
         """Add what this game's entry offers (chips, suits…) to ``panel``; ``facts`` are
         the hand's (the engine's next hand, or the stored hand's extras when correcting
         one), ``previous`` the totals before it."""
+
+    def table_tools(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> TableTools | None:
+        """The table tools of the hand in play ``nxt`` (None: the game has none)."""
+        return None
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
         """The card buttons of the hand's pad, with the engine's points for each (the

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from games import GameState, HandOutcome, Ruleset
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
 from games.dirt import card_points
-from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand
+from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand, PenaltyButton, TableTools
 
 if TYPE_CHECKING:
     from scorekeeper.web.sheet_panel import Panel
@@ -36,6 +36,16 @@ class DirtPresenter(LeftInHand):
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
         return [Fact("Dirt rank", str(nxt.get("dirt_rank", "")), big=True)]
+
+    def table_tools(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> TableTools:
+        # A joker makes the next player draw five; a dirt card, as many as its rank.
+        rank = str(nxt.get("dirt_rank", ""))
+        buttons = [PenaltyButton("Joker", 5)]
+        if rank.isdigit():
+            buttons.append(PenaltyButton(f"Dirt {rank}", int(rank)))
+        return TableTools(penalty=buttons, reverses="an ace")
 
     def hand_tag(self, hand: HandOutcome) -> str:
         return str(hand.extras.get("dirt_rank", ""))

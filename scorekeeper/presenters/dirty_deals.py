@@ -9,7 +9,15 @@ from games import GameState, HandOutcome, Ruleset
 from games.cards import SUIT_SYMBOLS, SUITS
 from games.dirty_deals import BOWER, RANKS_IN_PLAY, RUBBER_TARGET, RUBBERS_TO_WIN
 from games.state import StandingRow
-from scorekeeper.presenters.base import RED_SUITS, Fact, FooterRow, Gap, Presenter, plural
+from scorekeeper.presenters.base import (
+    RED_SUITS,
+    Fact,
+    FooterRow,
+    Gap,
+    Presenter,
+    TableTools,
+    plural,
+)
 
 if TYPE_CHECKING:
     from scorekeeper.web.forms import Entry
@@ -36,6 +44,18 @@ class DirtyDealsPresenter(Presenter):
         # The match is won on rubbers; points only count inside the unfinished one.
         rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
         return f"{rubbers} + {row.score} pts" if row.score else rubbers
+
+    def table_tools(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> TableTools:
+        # Whoever was dealt the nine of clubs leads to the first trick; a trick is
+        # trumped by the jack of the led suit's colour.
+        return TableTools(
+            timer="negotiation timer",
+            lead_card="9♣",
+            players=[(p, names.get(p, "?")) for p in state.config.players],
+            display_facts=[Fact("Trumps", "the jack of the led suit's colour (the bower)")],
+        )
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]

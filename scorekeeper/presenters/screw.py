@@ -7,7 +7,7 @@ from typing import Any
 
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
-from scorekeeper.presenters.base import Fact, Gap, Presenter, plural
+from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, plural
 
 
 class ScrewPresenter(Presenter):
@@ -36,6 +36,13 @@ class ScrewPresenter(Presenter):
         return [
             Fact("Target", f"first to {target} wins" if target else "none — end the game by hand")
         ]
+
+    def table_tools(
+        self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+    ) -> TableTools:
+        # The dealer's red aces are live when their dealt portion came out within two
+        # cards, over or short.
+        return TableTools(red_aces_within=2)
 
     def cell_points(self, points: int, out: bool) -> str:
         return "✓" if out else ""

@@ -62,6 +62,7 @@ from scorekeeper.web.access import (
 )
 from scorekeeper.web.forms import Entry
 from scorekeeper.web.scoreboard import build_scoreboard
+from scorekeeper.web.table import tools_for
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -198,6 +199,7 @@ def _sheet_context(
         "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
+        "table_tools": tools_for(state, names),
     }
 
 

@@ -16,6 +16,8 @@ from scorekeeper.web import (
     results,
     rules,
     share,
+    table,
+    table_display,
     theme,
 )
 
@@ -29,6 +31,8 @@ urlpatterns = [
     *new_game.urlpatterns,
     *games.urlpatterns,
     *share.urlpatterns,
+    *table.urlpatterns,
+    *table_display.urlpatterns,
     *results.urlpatterns,
     *join.urlpatterns,
     *backup.urlpatterns,

@@ -55,6 +55,13 @@
       failedUrl = "";
       mark("events");
       refresh();   // what changed between the page and the stream
+      tools();
+    });
+    // The table's tools changed (static/js/table-tools.js asks for them).
+    stream.addEventListener("tools", function () {
+      if (stream !== source) return;
+      lastHeard = Date.now();
+      tools();
     });
     stream.addEventListener("change", function (e) {
       if (stream !== source) return;
@@ -73,6 +80,8 @@
     });
   }
 
+  function tools() { document.dispatchEvent(new CustomEvent("sk-live-tools")); }
+
   function refresh() {
     var p = poller();
     if (p && window.htmx) window.htmx.trigger(p, "sk-refresh");
@@ -81,7 +90,7 @@
   function onChange(data) {
     var change;
     try { change = JSON.parse(data); } catch (e) { return; }
-    if (typeof change.v !== "number") pending.whole = true;
+    if (typeof change.v !== "number") { pending.whole = true; tools(); }
     else pending[change.v] = typeof change.from === "number" ? change.from : null;
     ask();
   }

@@ -1,0 +1,73 @@
+"""The table's shared tools as every phone reads them (``TableState``; the writes are
+``services.table``): the timer with the server's clock, so each phone counts down to
+the same moment, and the hand in play's penalty, direction and leader."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from scorekeeper.models import Game, TableState
+
+
+def remaining(table: TableState, now: datetime | None = None) -> float:
+    """Seconds left on the timer at ``now`` (never below 0)."""
+    base = (
+        table.timer_paused_remaining
+        if table.timer_paused_remaining is not None
+        else float(table.timer_seconds)
+    )
+    if table.timer_started_at is None:
+        return max(0.0, base)
+    now = now or timezone.now()
+    return max(0.0, base - (now - table.timer_started_at).total_seconds())
+
+
+def fresh_for_hand(table: TableState, hand: int) -> None:
+    """Start the hand's tools afresh when the hand in play is a new one (the timer
+    stays as it is)."""
+    if table.hand != hand:
+        table.hand = hand
+        table.penalty = 0
+        table.clockwise = True
+        table.leader_id = None
+
+
+def _ms(moment: datetime) -> int:
+    return round(moment.timestamp() * 1000)
+
+
+def table_answer(game: Game, hand: int, timer_seconds: int | None) -> dict[str, Any]:
+    """What the phones show of the game's tools (``hand``: the hand in play;
+    ``timer_seconds``: the game's timer, None without one). ``server_now`` lets a phone
+    correct its own clock; a running timer ends at ``ends_at`` (ms since the epoch)."""
+    table = TableState.objects.filter(game_id=game.pk).first()
+    if table is None:
+        table = TableState(game_id=game.pk, timer_seconds=timer_seconds or 0, hand=hand)
+    fresh_for_hand(table, hand)
+    now = timezone.now()
+    timer = None
+    if timer_seconds is not None:
+        idle = table.timer_started_at is None and table.timer_paused_remaining is None
+        total = timer_seconds if idle else table.timer_seconds
+        left = float(total) if idle else remaining(table, now)
+        running = table.timer_started_at is not None and left > 0
+        shown = "idle" if idle else "paused"
+        timer = {
+            "seconds": total,
+            "running": running,
+            "remaining": round(left, 3),
+            "ends_at": _ms(now) + round(left * 1000) if running else None,
+            "state": "running" if running else ("done" if left <= 0 else shown),
+        }
+    return {
+        "revision": table.revision,
+        "server_now": _ms(now),
+        "hand": hand,
+        "timer": timer,
+        "penalty": table.penalty,
+        "clockwise": table.clockwise,
+        "leader": table.leader_id,
+    }

@@ -1,0 +1,117 @@
+"""The table's shared tools (issue 18): the negotiation timer, the draw penalty, the
+direction of play and who leads, changed from any phone that may enter hands and shown
+on every phone of the table (``TableState``; the events server tells them).
+
+The timer is kept as (duration, started at, remaining when paused): each phone counts
+down from the server's clock, so all of them show the same time. The penalty, the
+direction and the leader belong to the hand in play: a saved hand starts them afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import RuleError
+from scorekeeper.live import notify as live
+from scorekeeper.models import Game, Guest, TableState
+from scorekeeper.selectors.table import fresh_for_hand, remaining
+from scorekeeper.services.locked_game import lock_game
+from scorekeeper.validation import MAX_ID
+
+ACTIONS = (
+    "timer-start",
+    "timer-pause",
+    "timer-reset",
+    "penalty-add",
+    "penalty-clear",
+    "direction-flip",
+    "leader",
+)
+#: The most one tap adds to the draw penalty, and the most it holds.
+MOST_ADDED = 100
+MOST_PENALTY = 10_000
+
+
+@dataclass(frozen=True)
+class TableAction:
+    action: str
+    amount: int = 0
+    player: int | None = None
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or value in (None, ""):
+        raise RuleError(f"{name}: a whole number is required", name)
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise RuleError(f"{name}: must be a whole number (got {value!r})", name) from None
+    if not low <= number <= high:
+        raise RuleError(f"{name}: must be between {low} and {high}", name)
+    return number
+
+
+def parse_action(data: Mapping[str, Any]) -> TableAction:
+    """The action a request asks for; ``RuleError`` naming the field when it is wrong."""
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise RuleError(f"action: must be one of {', '.join(ACTIONS)} (got {action!r})", "action")
+    if action == "penalty-add":
+        return TableAction(action, amount=_whole(data.get("amount"), "amount", 1, MOST_ADDED))
+    if action == "leader":
+        raw = data.get("player")
+        player = None if raw in (None, "") else _whole(raw, "player", 1, MAX_ID)
+        return TableAction(action, player=player)
+    return TableAction(action)
+
+
+def table_act(
+    *, game: Game, user: User | None, guest: Guest | None, act: TableAction, hand: int
+) -> TableState:
+    """Apply ``act`` to the game's shared tools (``hand``: the hand in play), under the
+    game's lock and a fresh access check (``may_record``)."""
+    with transaction.atomic():
+        at = lock_game(game, user, guest, may="record")
+        table, _ = TableState.objects.get_or_create(game=at.game)
+        fresh_for_hand(table, hand)
+        seconds = at.rules.table_timer_seconds(at.config.options)
+        if act.action.startswith("timer") and seconds is None:
+            raise RuleError("action: this game has no timer", "action")
+        now = timezone.now()
+        if act.action == "timer-start":
+            if table.timer_started_at is not None and remaining(table, now) <= 0:
+                table.timer_started_at = None  # ran out: a start is a new countdown
+                table.timer_paused_remaining = 0.0
+            if table.timer_started_at is None:
+                if table.timer_paused_remaining is None or table.timer_paused_remaining <= 0:
+                    table.timer_seconds = seconds or 0
+                    table.timer_paused_remaining = None
+                table.timer_started_at = now
+        elif act.action == "timer-pause":
+            if table.timer_started_at is not None:
+                table.timer_paused_remaining = remaining(table, now)
+                table.timer_started_at = None
+        elif act.action == "timer-reset":
+            table.timer_seconds = seconds or 0
+            table.timer_started_at = None
+            table.timer_paused_remaining = None
+        elif act.action == "penalty-add":
+            table.penalty = min(MOST_PENALTY, table.penalty + act.amount)
+        elif act.action == "penalty-clear":
+            table.penalty = 0
+        elif act.action == "direction-flip":
+            table.clockwise = not table.clockwise
+        elif act.action == "leader":
+            if act.player is not None and act.player not in at.config.players:
+                raise RuleError("player: not a player of this game", "player")
+            table.leader_id = act.player
+        table.revision += 1
+        table.save()
+        live.tools_changed(at.game.pk, table.revision)
+        return table

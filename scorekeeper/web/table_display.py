@@ -1,0 +1,47 @@
+"""The table display (issue 18): a tablet or TV in the middle of the table shows the
+scoreboard, the hand in play (dealer, the game's facts) and the shared tools in big
+type, landscape, kept awake. Opened from the Share page or by a watch link (anyone who
+may see the sheet may open it); it follows the game live as the sheet does: the same
+events stream and poll (``static/js/live.js``), answered here with the display's parts."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+from scorekeeper.selectors.access import GameAccess
+from scorekeeper.web.access import game_page
+from scorekeeper.web.games import _reload, _sheet_context, _sheet_game
+
+
+def _context(request: HttpRequest, access: GameAccess) -> dict[str, object]:
+    context = _sheet_context(request, access)
+    context["can_change"] = False  # the display shows; the phones change
+    tools = context.get("table_tools")
+    context["display_facts"] = getattr(tools, "display_facts", [])
+    return context
+
+
+@require_GET
+@game_page(games=_sheet_game())
+def table_display(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    return render(request, "games/display.html", _context(request, access))
+
+
+@require_GET
+@game_page(rows=False)
+def table_display_live(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    """204 while the game's version is the one shown; else the display's parts."""
+    if request.GET.get("v") == str(access.game.version):
+        return HttpResponse(status=204)
+    context = _context(request, _reload(access, _sheet_game()))
+    context["oob"] = True
+    return render(request, "games/display.html#live", context)
+
+
+urlpatterns = [
+    path("games/<int:pk>/display/", table_display, name="game_display"),
+    path("games/<int:pk>/display/live/", table_display_live, name="game_display_live"),
+]
