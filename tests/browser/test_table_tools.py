@@ -1,0 +1,215 @@
+"""The table's tools with two phones at 360 px (two browser contexts) through the events
+server: the negotiation timer started on one shows the same time left on the other
+(within a second) and after a reload; the draw penalty tapped on one counts on the
+other; the red-aces check answers at once; and the table display at 1280x720 follows a
+hand saved on a phone. Screenshots go to $SCREENSHOTS (light and dark) when set."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from scorekeeper.models import Player
+from scorekeeper.services.games import game_create
+from scorekeeper.services.invites import invite_create
+from tests.browser.closing import close_context
+from tests.browser.sheet_ui import watch
+from tests.scorekeeper.events_server import events_server
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("SCREENSHOTS", "")
+
+
+@pytest.fixture
+def events(settings: Any) -> Iterator[str]:
+    with events_server() as (base, _app):
+        settings.LIVE_EVENTS_URL = f"{base}/events/"
+        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
+        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
+        settings.CONTENT_SECURITY_POLICY = policy
+        yield base
+
+
+def phone(browser: Any, width: int = 360, height: int = 740) -> Any:
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, device_scale_factor=1,
+        is_mobile=width < 800, has_touch=width < 800,
+    )  # fmt: skip
+    context.set_default_timeout(30_000)
+    return context.new_page()
+
+
+def join(page: Any, live_server: Any, game: Any, role: str) -> None:
+    owner = User.objects.get(username="ana")
+    invite = invite_create(game=game, user=owner, role=role)
+    page.goto(f"{live_server.url}/join/{invite.token}/")
+    if role == "score":
+        page.fill("input[name=name]", "Maya")
+        page.locator("form button[type=submit]").last.click()
+    page.wait_for_url(re.compile(rf"/games/{game.pk}/"))
+
+
+def shot(page: Any, name: str) -> None:
+    if not SHOTS:
+        return
+    for theme in ("light", "dark"):
+        page.evaluate("t => document.documentElement.setAttribute('data-theme', t)", theme)
+        page.screenshot(path=f"{SHOTS}/{name}-{theme}.png", full_page=False)
+    page.evaluate("() => document.documentElement.setAttribute('data-theme', 'auto')")
+
+
+def seconds_left(page: Any) -> int:
+    text = page.locator("[data-timer-clock]").inner_text()
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def players(*names: str) -> list[int]:
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    return [ana.pk, *(Player.objects.create(name=n, created_by=owner).pk for n in names)]
+
+
+def test_the_timer_is_the_same_on_both_phones_and_survives_a_reload(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(
+        owner=owner, ruleset="dirty-deals", players=players("Bo", "Cy", "Di"),
+        options={"negotiation_minutes": 2},
+    )  # fmt: skip
+    url = f"{live_server.url}/games/{game.pk}/"
+    second = phone(browser)
+    join(second, live_server, game, "watch")
+    problems = watch(first) + watch(second)
+    first.goto(url)
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    expect(first.locator("[data-timer-clock]")).to_have_text("2:00")
+    expect(second.locator("[data-timer-clock]")).to_have_text("2:00")
+    # A watch phone sees the timer but has no buttons.
+    expect(second.get_by_role("button", name="Start negotiation timer")).to_have_count(0)
+
+    first.get_by_role("button", name="Start negotiation timer").click()
+    expect(first.locator("[data-timer-status]")).to_have_text("Running")
+    expect(second.locator("[data-timer-status]")).to_have_text("Running", timeout=5_000)
+    first.wait_for_timeout(2500)
+    a, b = seconds_left(first), seconds_left(second)
+    assert abs(a - b) <= 1, (a, b)
+    assert 110 <= a <= 118, a
+
+    # Who leads: said on one phone, shown on the other.
+    first.locator("[data-leader-select]").select_option(label="Cy")
+    expect(second.locator("[data-leader-name]")).to_have_text("Cy", timeout=5_000)
+    shot(first, "timer-phone")
+    shot(second, "timer-watch")
+
+    second.reload()
+    expect(second.locator("[data-timer-status]")).to_have_text("Running")
+    assert abs(seconds_left(second) - seconds_left(first)) <= 1
+
+    first.get_by_role("button", name="Pause negotiation timer").click()
+    expect(second.locator("[data-timer-status]")).to_have_text("Paused", timeout=5_000)
+    paused = seconds_left(first)
+    second.wait_for_timeout(1500)
+    assert abs(seconds_left(second) - paused) <= 1
+    expect(first.get_by_role("button", name="Resume negotiation timer")).to_be_visible()
+    first.get_by_role("button", name="Reset negotiation timer").click()
+    expect(second.locator("[data-timer-clock]")).to_have_text("2:00", timeout=5_000)
+    assert problems == []
+    close_context(second.context)
+
+
+def test_the_draw_penalty_and_direction_are_shared(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="dirt", players=players("Bo", "Cy"))
+    second = phone(browser)
+    join(second, live_server, game, "score")
+    problems = watch(first) + watch(second)
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    first.get_by_role("button", name="+ Joker (5)").click()
+    first.get_by_role("button", name="+ Dirt 6 (6)").click()
+    expect(first.locator("[data-penalty-count]")).to_have_text("11")
+    expect(second.locator("[data-penalty-count]")).to_have_text("11", timeout=5_000)
+    second.get_by_role("button", name=re.compile("Reverse direction")).click()
+    expect(first.locator("[data-direction]")).to_contain_text("counter-clockwise", timeout=5_000)
+    shot(second, "penalty-phone")
+    second.get_by_role("button", name="Drawn — clear").click()
+    expect(first.locator("[data-penalty-count]")).to_have_text("0", timeout=5_000)
+    assert problems == []
+    close_context(second.context)
+
+
+def test_the_red_aces_check_answers_at_once(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="screw-your-neighbour", players=players("Bo", "Cy"))
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    verdict = page.locator("[data-red-aces-verdict]")
+    page.locator("[data-red-aces-count]").fill("2")
+    expect(verdict).to_contain_text("Red aces are live")
+    page.locator("[data-red-aces-count]").fill("-3")
+    expect(verdict).to_contain_text("not live")
+    page.get_by_role("button", name="One more").click()
+    expect(verdict).to_contain_text("Red aces are live for the dealer this hand (2 short)")
+    page.locator("#table-tools").scroll_into_view_if_needed()
+    shot(page, "red-aces-phone")
+    # Offline it answers just the same: it never asks the server.
+    page.context.set_offline(True)
+    page.locator("[data-red-aces-count]").fill("7")
+    expect(verdict).to_contain_text("not live")
+    page.context.set_offline(False)
+
+
+def test_the_table_display_follows_a_hand_saved_on_a_phone(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(
+        owner=owner, ruleset="screw-your-neighbour", players=players("Bo", "Cy"),
+        options={"target_wins": 0},
+    )  # fmt: skip
+    tv = phone(browser, 1280, 720)
+    join(tv, live_server, game, "watch")
+    problems = watch(first) + watch(tv)
+    tv.goto(f"{live_server.url}/games/{game.pk}/display/")
+    expect(tv.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    expect(tv.locator(".display-hand-number")).to_contain_text("Hand 1")
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    first.locator("#entry .winner-button").filter(has_text="Cy").click()
+    expect(first.locator(".hand-row[data-hand='1']")).to_be_visible()
+    expect(tv.locator(".display-hand-number")).to_contain_text("Hand 2", timeout=5_000)
+    expect(tv.locator(".board-line.leader .board-name")).to_contain_text("Cy")
+    assert tv.evaluate("document.documentElement.scrollWidth") <= 1280
+    shot(tv, "display")
+    assert problems == []
+    close_context(tv.context)
+
+
+def test_the_dirty_deals_display_shows_the_timer(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="dirty-deals", players=players("Bo", "Cy", "Di"))
+    first.goto(f"{live_server.url}/games/{game.pk}/display/")
+    first.set_viewport_size({"width": 1280, "height": 720})
+    expect(first.locator("[data-timer-clock]")).to_have_text("3:00")
+    expect(first.get_by_role("button", name="Start negotiation timer")).to_have_count(0)
+    shot(first, "display-deals")

@@ -1,0 +1,237 @@
+"""The table's shared tools (``games/<pk>/table/``): the negotiation timer counts down
+from the server's clock, pauses, resets and survives a reload; the penalty and the
+direction belong to the hand in play; only a phone that keeps score may change them
+(a watch link's phone: 403); bad input is a 400 naming the field."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import get_ruleset
+from scorekeeper.models import Game, TableState
+from scorekeeper.services.games import hand_record
+from scorekeeper.services.invites import invite_create
+from tests.scorekeeper.factories import make_game, make_player, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _deals(**options: Any) -> tuple[Game, User, Client]:
+    owner = make_user("ana")
+    players = [make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy", "Di")]
+    game = make_game(owner, "dirty-deals", players, options=options or None)
+    client = Client()
+    client.force_login(owner)
+    return game, owner, client
+
+
+def _guest(game: Game, owner: User, role: str) -> Client:
+    client = Client()
+    invite = invite_create(game=game, user=owner, role=role)
+    joined = client.post(reverse("join", args=[invite.token]), {"name": "Maya"})
+    assert joined.status_code == 302
+    return client
+
+
+def _act(client: Client, game: Game, **data: Any) -> Any:
+    return client.post(reverse("game_table", args=[game.pk]), data)
+
+
+def test_the_timer_lasts_the_games_negotiation_minutes() -> None:
+    game, _, client = _deals(negotiation_minutes=5)
+    timer = client.get(reverse("game_table", args=[game.pk])).json()["timer"]
+    assert timer == {
+        "seconds": 300, "running": False, "remaining": 300.0, "ends_at": None, "state": "idle"
+    }  # fmt: skip
+
+
+def test_the_option_defaults_to_three_minutes_and_is_checked() -> None:
+    rules = get_ruleset("dirty-deals")
+    assert rules.default_options(4)["negotiation_minutes"] == 3
+    assert rules.table_timer_seconds({}) == 180
+    api_answer = Client()
+    owner = make_user("bo")
+    api_answer.force_login(owner)
+    players = [make_player(n, created_by=owner) for n in ("A", "B", "C", "D")]
+    with pytest.raises(Exception, match="negotiation_minutes: must be between 1 and 30"):
+        make_game(owner, "dirty-deals", players, options={"negotiation_minutes": 0})
+
+
+def test_started_on_one_phone_the_other_reads_the_same_end() -> None:
+    game, owner, client = _deals()
+    started = _act(client, game, action="timer-start").json()
+    assert started["timer"]["running"] is True
+    assert 179 <= started["timer"]["remaining"] <= 180
+    watcher = _guest(game, owner, "watch")
+    seen = watcher.get(reverse("game_table", args=[game.pk])).json()
+    assert abs(seen["timer"]["ends_at"] - started["timer"]["ends_at"]) < 1000
+    assert abs(seen["server_now"] - started["server_now"]) < 5000
+
+
+def test_pause_keeps_the_time_left_and_reset_brings_back_the_full_time() -> None:
+    game, _, client = _deals()
+    _act(client, game, action="timer-start")
+    # As if started 40 s ago.
+    TableState.objects.filter(game=game).update(
+        timer_started_at=timezone.now() - timedelta(seconds=40)
+    )
+    paused = _act(client, game, action="timer-pause").json()["timer"]
+    assert paused["state"] == "paused"
+    assert 139 <= paused["remaining"] <= 140.5
+    again = client.get(reverse("game_table", args=[game.pk])).json()["timer"]
+    assert again["remaining"] == paused["remaining"]  # a paused timer does not move
+    resumed = _act(client, game, action="timer-start").json()["timer"]
+    assert resumed["running"]
+    assert resumed["remaining"] <= paused["remaining"]
+    reset = _act(client, game, action="timer-reset").json()["timer"]
+    assert reset == {**reset, "state": "idle", "remaining": 180.0, "running": False}
+
+
+def test_a_timer_run_out_says_done_and_starts_afresh() -> None:
+    game, _, client = _deals()
+    _act(client, game, action="timer-start")
+    TableState.objects.filter(game=game).update(
+        timer_started_at=timezone.now() - timedelta(seconds=500)
+    )
+    done = client.get(reverse("game_table", args=[game.pk])).json()["timer"]
+    assert done["state"] == "done"
+    assert done["remaining"] == 0
+    fresh = _act(client, game, action="timer-start").json()["timer"]
+    assert fresh["running"]
+    assert fresh["remaining"] > 170
+
+
+def test_a_watch_link_cannot_start_the_timer_but_a_score_link_can() -> None:
+    game, owner, _ = _deals()
+    watcher = _guest(game, owner, "watch")
+    refused = _act(watcher, game, action="timer-start")
+    assert refused.status_code == 403
+    assert not TableState.objects.filter(game=game, timer_started_at__isnull=False).exists()
+    scorer = _guest(game, owner, "score")
+    assert _act(scorer, game, action="timer-start").json()["timer"]["running"] is True
+
+
+def test_a_stranger_sees_nothing() -> None:
+    game, _, _ = _deals()
+    stranger = Client()
+    stranger.force_login(make_user("eve"))
+    assert stranger.get(reverse("game_table", args=[game.pk])).status_code == 404
+    assert _act(stranger, game, action="timer-start").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"action": "explode"}, "action"),
+        ({}, "action"),
+        ({"action": "penalty-add"}, "amount"),
+        ({"action": "penalty-add", "amount": "lots"}, "amount"),
+        ({"action": "penalty-add", "amount": "0"}, "amount"),
+        ({"action": "penalty-add", "amount": "101"}, "amount"),
+        ({"action": "leader", "player": "x"}, "player"),
+        ({"action": "leader", "player": "999999"}, "player"),
+    ],
+)
+def test_bad_input_is_a_400_naming_the_field(data: dict[str, str], field: str) -> None:
+    game, _, client = _deals()
+    answer = _act(client, game, **data)
+    assert answer.status_code == 400
+    assert field in answer.json()
+    assert field in answer.json()[field][0]
+
+
+def test_a_json_body_works_too_and_bad_json_is_a_400() -> None:
+    game, _, client = _deals()
+    url = reverse("game_table", args=[game.pk])
+    ok = client.post(url, '{"action": "timer-start"}', content_type="application/json")
+    assert ok.json()["timer"]["running"] is True
+    bad = client.post(url, "{nope", content_type="application/json")
+    assert bad.status_code == 400
+
+
+def test_a_game_without_a_timer_refuses_timer_actions() -> None:
+    owner = make_user("ana")
+    players = [make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy")]
+    game = make_game(owner, "dirt", players)
+    client = Client()
+    client.force_login(owner)
+    answer = _act(client, game, action="timer-start")
+    assert answer.status_code == 400
+    assert "action" in answer.json()
+
+
+def test_the_draw_penalty_and_direction_start_afresh_with_each_hand() -> None:
+    owner = make_user("ana")
+    ana, bo, cy = (make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy"))
+    game = make_game(owner, "dirt", [ana, bo, cy])
+    client = Client()
+    client.force_login(owner)
+    first = client.get(reverse("game_table", args=[game.pk])).json()
+    assert first["timer"] is None
+    assert first["tools"]["penalty"] == [
+        {"label": "Joker", "amount": 5}, {"label": "Dirt 6", "amount": 6}
+    ]  # fmt: skip
+    _act(client, game, action="penalty-add", amount="5")
+    both = _act(client, game, action="penalty-add", amount="6").json()
+    assert both["penalty"] == 11
+    assert _act(client, game, action="direction-flip").json()["clockwise"] is False
+    assert _act(client, game, action="penalty-clear").json()["penalty"] == 0
+    _act(client, game, action="penalty-add", amount="5")
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana.pk, "results": [
+            {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]},
+    )  # fmt: skip
+    after = client.get(reverse("game_table", args=[game.pk])).json()
+    assert after["penalty"] == 0
+    assert after["clockwise"] is True
+    assert after["hand"] == 2
+    assert after["tools"]["penalty"][1] == {"label": "Dirt 4", "amount": 4}
+
+
+def test_who_leads_is_one_of_the_players() -> None:
+    game, _, client = _deals()
+    bo = game.seats.order_by("position")[1].player
+    answer = _act(client, game, action="leader", player=str(bo.pk)).json()
+    assert answer["leader"] == bo.pk
+    assert answer["leader_name"] == "Bo"
+    assert _act(client, game, action="leader", player="").json()["leader"] is None
+
+
+def test_the_sheet_shows_the_tools_and_the_display_opens_for_a_watch_link() -> None:
+    game, owner, client = _deals()
+    sheet = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert "Start negotiation timer" in sheet
+    assert "9♣" in sheet
+    watcher = _guest(game, owner, "watch")
+    watched = watcher.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    assert "data-timer-clock" in watched
+    assert "Start negotiation timer" not in watched
+    display = watcher.get(reverse("game_display", args=[game.pk]))
+    assert display.status_code == 200
+    assert "Dealer:" in display.content.decode()
+    live = watcher.get(reverse("game_display_live", args=[game.pk]), {"v": game.version})
+    assert live.status_code == 204
+    share = client.get(reverse("game_share", args=[game.pk])).content.decode()
+    assert reverse("game_display", args=[game.pk]) in share
+
+
+def test_a_tools_notification_reaches_the_games_phones_as_a_tools_event() -> None:
+    from scorekeeper.live import notify
+    from scorekeeper.live.hub import Hub
+    from scorekeeper.live.sources import deliver
+
+    hub = Hub()
+    phone = hub.subscribe(7)
+    other = hub.subscribe(8)
+    assert deliver(hub, notify.tools_payload(7, 3)) == 1
+    assert phone.queue.get_nowait() == b'event: tools\ndata: {"r":3}\n\n'
+    assert other.queue.empty()
+    assert notify.parse_tools("tools x 1") is None
