@@ -108,7 +108,7 @@
 
   function render() {
     if (!el || !state) return;
-    el.hidden = false;
+    el.hidden = !el.querySelector(".tool");
     tick();
     var leader = $("[data-leader-name]");
     if (leader) {
