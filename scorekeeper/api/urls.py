@@ -10,6 +10,7 @@ from scorekeeper.api import (
     results,
     rulesets,
     schema,
+    table,
 )
 
 urlpatterns = [
@@ -20,6 +21,7 @@ urlpatterns = [
     *backup.urlpatterns,
     *leagues.urlpatterns,
     *games.urlpatterns,
+    *table.urlpatterns,
     *invites.urlpatterns,
     *results.urlpatterns,
 ]

@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.utils import timezone
 
+from games import GameState, get_ruleset
 from scorekeeper.models import Game, TableState
+from scorekeeper.selectors.games import game_state, player_names, with_rows
 
 
 def remaining(table: TableState, now: datetime | None = None) -> float:
@@ -71,3 +74,30 @@ def table_answer(game: Game, hand: int, timer_seconds: int | None) -> dict[str, 
         "clockwise": table.clockwise,
         "leader": table.leader_id,
     }
+
+
+def state_of(game: Game) -> tuple[GameState, dict[int, str]]:
+    """The game's state and players' names, folded once per version of the game (the
+    tools read only the hand in play and the players)."""
+    key = f"table:state:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    found = cache.get(key)
+    if found is None:
+        with_rows(game)
+        found = (game_state(game), player_names(game))
+        cache.set(key, found)
+    return found
+
+
+def hand_in_play(state: GameState) -> int:
+    """The number of the hand in play (0: the game is over)."""
+    return int(state.next_hand["number"]) if state.next_hand else 0
+
+
+def game_table(game: Game) -> dict[str, Any]:
+    """:func:`table_answer` for the game as it is now, with the leader's name."""
+    state, names = state_of(game)
+    seconds = get_ruleset(game.ruleset).table_timer_seconds(state.config.options)
+    data = table_answer(game, hand_in_play(state), seconds)
+    data["leader_name"] = names.get(data["leader"]) if data["leader"] else None
+    data["finished"] = state.finished
+    return data

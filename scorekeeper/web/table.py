@@ -10,19 +10,17 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
-from games import GameState, RuleError, get_ruleset
+from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.access import GameAccess, Role
-from scorekeeper.selectors.games import game_state, player_names, with_rows
-from scorekeeper.selectors.table import table_answer
+from scorekeeper.selectors.table import game_table, hand_in_play, state_of
 from scorekeeper.services.table import parse_action, table_act
 from scorekeeper.web.access import game_page
 
@@ -37,33 +35,14 @@ def tools_for(state: GameState, names: dict[int, str]) -> TableTools | None:
     return presenter_for(state.config.ruleset).table_tools(state, state.next_hand, names)
 
 
-def _state_of(game: Game) -> tuple[GameState, dict[int, str]]:
-    """The game's state and names, folded once per version (the tools read only what
-    comes next)."""
-    key = f"table:state:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
-    found = cache.get(key)
-    if found is None:
-        with_rows(game)
-        found = (game_state(game), player_names(game))
-        cache.set(key, found)
-    return found
-
-
-def hand_in_play(state: GameState) -> int:
-    return int(state.next_hand["number"]) if state.next_hand else 0
-
-
 def answer(access: GameAccess) -> dict[str, Any]:
-    """The tools' state for this viewer: the shared values, the hand's tools, and
-    whether this phone may change them."""
-    game = access.game
-    state, names = _state_of(game)
-    seconds = get_ruleset(game.ruleset).table_timer_seconds(state.config.options)
-    data = table_answer(game, hand_in_play(state), seconds)
+    """The tools' state for this viewer: the shared values, the hand's tools (the
+    presenter's), and whether this phone may change them."""
+    data = game_table(access.game)
+    state, names = state_of(access.game)
     tools = tools_for(state, names)
     data["tools"] = asdict(tools) if tools is not None else None
     data["may_change"] = access.may_record and not state.finished
-    data["leader_name"] = names.get(data["leader"]) if data["leader"] else None
     return data
 
 
@@ -104,7 +83,7 @@ def table_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
             )
         try:
             act = parse_action(_body(request))
-            state, _ = _state_of(access.game)
+            state, _ = state_of(access.game)
             table_act(game=access.game, act=act, hand=hand_in_play(state), **_writer(access))
         except RuleError as error:
             return _bad(error.field, str(error))

@@ -235,3 +235,35 @@ def test_a_tools_notification_reaches_the_games_phones_as_a_tools_event() -> Non
     assert phone.queue.get_nowait() == b'event: tools\ndata: {"r":3}\n\n'
     assert other.queue.empty()
     assert notify.parse_tools("tools x 1") is None
+
+
+def test_the_api_reads_and_starts_the_timer_and_refuses_a_seated_player() -> None:
+    from rest_framework.test import APIClient
+
+    owner = make_user("ana")
+    seated = make_user("bo")
+    bo = make_player("Bo", user=seated)
+    bo.created_by = owner
+    bo.save()
+    players = [make_player("Ana", created_by=owner), bo]
+    players += [make_player(n, created_by=owner) for n in ("Cy", "Di")]
+    game = make_game(owner, "dirty-deals", players, options={"negotiation_minutes": 4})
+    url = f"/api/v1/games/{game.pk}/table/"
+    api = APIClient()
+    api.force_authenticate(owner)
+    read = api.get(url).json()
+    assert read["timer"]["seconds"] == 240
+    assert read["timer"]["state"] == "idle"
+    started = api.post(url, {"action": "timer-start"}, format="json").json()
+    assert started["timer"]["running"] is True
+    bad = api.post(url, {"action": "penalty-add", "amount": "many"}, format="json")
+    assert bad.status_code == 400
+    assert "amount" in bad.json()
+    other = APIClient()
+    other.force_authenticate(seated)
+    assert other.get(url).json()["timer"]["running"] is True  # a seated player sees it
+    refused = other.post(url, {"action": "timer-pause"}, format="json")
+    assert refused.status_code == 403
+    stranger = APIClient()
+    stranger.force_authenticate(make_user("eve"))
+    assert stranger.get(url).status_code == 404
