@@ -213,3 +213,33 @@ def test_the_dirty_deals_display_shows_the_timer(
     expect(first.locator("[data-timer-clock]")).to_have_text("3:00")
     expect(first.get_by_role("button", name="Start negotiation timer")).to_have_count(0)
     shot(first, "display-deals")
+
+
+def test_the_timer_counts_on_offline_and_a_pause_kept_offline_reaches_the_table(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="dirty-deals", players=players("Bo", "Cy", "Di"))
+    second = phone(browser)
+    join(second, live_server, game, "watch")
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    first.get_by_role("button", name="Start negotiation timer").click()
+    expect(second.locator("[data-timer-status]")).to_have_text("Running", timeout=5_000)
+
+    first.context.set_offline(True)
+    before = seconds_left(first)
+    first.wait_for_timeout(2200)
+    assert seconds_left(first) <= before - 1  # it counts on with no connection
+    first.get_by_role("button", name="Pause negotiation timer").click()
+    expect(first.locator("[data-timer-status]")).to_have_text("Paused")
+    expect(first.locator("[data-tools-sync]")).to_contain_text("kept on this phone")
+    expect(second.locator("[data-timer-status]")).to_have_text("Running")
+
+    first.context.set_offline(False)
+    first.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(second.locator("[data-timer-status]")).to_have_text("Paused", timeout=8_000)
+    expect(first.locator("[data-tools-sync]")).to_be_hidden()
+    close_context(second.context)

@@ -267,3 +267,18 @@ def test_the_api_reads_and_starts_the_timer_and_refuses_a_seated_player() -> Non
     stranger = APIClient()
     stranger.force_authenticate(make_user("eve"))
     assert stranger.get(url).status_code == 404
+
+
+def test_the_new_game_form_sets_the_negotiation_time() -> None:
+    owner = make_user("ana")
+    players = [make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy", "Di")]
+    client = Client()
+    client.force_login(owner)
+    form = client.get(reverse("game_new"), {"ruleset": "dirty-deals"}).content.decode()
+    assert 'name="option-negotiation_minutes"' in form
+    data = {"ruleset": "dirty-deals", "option-negotiation_minutes": "7", "seat_count": "4"}
+    for i, p in enumerate(players):
+        data[f"seat-{i}-player"] = str(p.pk)
+    client.post(reverse("game_new"), data)
+    game = Game.objects.get(owner=owner)
+    assert game.options["negotiation_minutes"] == 7
