@@ -165,7 +165,11 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (!read("queue", []).length) take(data, sentAt); })
       .catch(function () { /* offline: keep counting from what we know */ })
-      .then(function () { busy = false; if (again) { again = false; load(); } });
+      .then(function () {
+        busy = false;
+        if (read("queue", []).length) flush();   // a tap made while this was asked
+        else if (again) { again = false; load(); }
+      });
   }
 
   // ---- changing it --------------------------------------------------------------------
@@ -307,6 +311,7 @@
   window.setInterval(tick, 250);
   window.setInterval(function () {
     if (document.visibilityState === "hidden") return;
-    if (document.documentElement.getAttribute("data-live") !== "events") load();
+    if (read("queue", []).length) flush();   // kept while the server did not answer
+    else if (document.documentElement.getAttribute("data-live") !== "events") load();
   }, POLL_MS);
 })();

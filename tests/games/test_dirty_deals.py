@@ -30,7 +30,12 @@ def test_metadata_and_deck() -> None:
     meta = get_ruleset("dirty-deals").metadata()
     assert meta["name"] == "Dirty Deals"
     assert (meta["min_players"], meta["max_players"]) == (4, 4)
-    assert meta["options"] == {}
+    assert list(meta["options"]) == ["negotiation_minutes"]
+    assert meta["options"]["negotiation_minutes"]["default"] == 3
+    assert (
+        meta["options"]["negotiation_minutes"]["min"],
+        meta["options"]["negotiation_minutes"]["max"],
+    ) == (1, 30)
     assert meta["variants"] == []
     assert sum(DECK.values()) == 24
     assert set(DECK.values()) == {1}
