@@ -222,15 +222,15 @@ class Presenter:
         the hand's (the engine's next hand, or the stored hand's extras when correcting
         one), ``previous`` the totals before it."""
 
+    def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The card buttons of the hand's pad, with the engine's points for each (the
+        page adds, never scores); None for a game entered without one."""
+        return None
+
     def table_tools(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> TableTools | None:
         """The table tools of the hand in play ``nxt`` (None: the game has none)."""
-        return None
-
-    def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The card buttons of the hand's pad, with the engine's points for each (the
-        page adds, never scores); None for a game entered without one."""
         return None
 
     def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
