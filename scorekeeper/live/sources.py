@@ -208,7 +208,10 @@ async def poll(
                         hub.publish(game, encode(version, None))
                     known[game] = version
                     revision = tools.get(game)
-                    if game in known_tools and known_tools[game] != revision:
+                    # A game first seen here: its phones read the tools when their
+                    # stream opened, maybe just before a change this round sees.
+                    seen = known_tools.get(game) if game in known_tools else None
+                    if revision != seen:
                         hub.publish(game, encode_tools(revision))
                     known_tools[game] = revision
                 for game in set(known) - set(ids):
