@@ -217,3 +217,31 @@ def test_the_events_health_fails_while_the_listener_is_away(
     assert (up, away, back) == (200, 503, 200)
     assert body["status"] == "failing"
     assert body["database"] == "out of reach"
+
+
+def test_a_table_tool_change_reaches_the_games_phones_as_a_tools_event(user: User) -> None:
+    """Starting the negotiation timer is a NOTIFY on commit, heard as a ``tools`` event
+    by the game's phones only (no hand changed: no ``change`` event)."""
+    from scorekeeper.services.table import TableAction, table_act
+
+    players = make_players("Ana", "Bo", "Cy", "Di", created_by=user)
+    game = make_game(user, "dirty-deals", players)
+    dsn = conninfo(connection.settings_dict)
+
+    def write() -> None:
+        act = TableAction("timer-start")
+        table_act(game=game, user=user, guest=None, act=act, hand=1)
+        connection.close()
+
+    async def run() -> tuple[bytes | None, bool]:
+        hub = Hub()
+        phone, other = hub.subscribe(game.pk), hub.subscribe(game.pk + 1)
+        ready = asyncio.Event()
+        task = asyncio.create_task(listen(hub, dsn, ready))
+        await asyncio.wait_for(ready.wait(), 10)
+        await asyncio.to_thread(write)
+        got = await phone.next(10)
+        task.cancel()
+        return got, other.queue.empty()
+
+    assert aio.run(run()) == (b'event: tools\ndata: {"r":1}\n\n', True)
