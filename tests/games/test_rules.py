@@ -205,7 +205,10 @@ def test_worked_examples_in_the_text_agree_with_the_engine() -> None:
         ],
     )
     pot = state.scores[2] - 20 + 1  # the winner paid one chip of ante into it
-    assert f"collects a pot of {pot}." in rules.rules_for("damn-you").section("scoring").text
+    scoring = rules.rules_for("damn-you").section("scoring").text
+    assert f"collects a final pot of {pot}." in scoring
+    # The sheet's two words for the pot, each explained where the chips are counted.
+    assert "pot so far" in scoring and "final pot" in scoring
 
 
 # -- our own words -------------------------------------------------------------------------
