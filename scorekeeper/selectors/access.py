@@ -135,6 +135,9 @@ def _guest_role(game: Game, link: GuestLink) -> tuple[Role, Invite | None, Guest
     guest = None
     if invite.role == InviteRole.SCORE and link.guest_id is not None:
         guest = Guest.objects.filter(pk=link.guest_id, invite_id=invite.pk).first()
+        if guest is not None and guest.removed_at is not None:
+            # Removed by the owner: this phone is shut out, not demoted to watching.
+            return Role.NONE, None, None
     return (Role.SCORER if guest is not None else Role.WATCHER), invite, guest
 
 

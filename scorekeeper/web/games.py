@@ -242,8 +242,9 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     found = find_poll_access(pk, request.user, guest_link(request, pk))
     if found is None:
         if getattr(request, "htmx", None):
-            gone = "The link to that game was revoked." if holds_link(request, pk) else ""
-            messages.info(request, gone or "That game was deleted.")
+            if holds_link(request, pk):  # the page says why, and keeps an entry begun
+                return HttpResponseClientRedirect(reverse("game_access_ended", args=[pk]))
+            messages.info(request, "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404(NOT_YOURS)
     current = found.game.version
