@@ -4,6 +4,7 @@ from scorekeeper.api import (
     auth,
     backup,
     games,
+    guests,
     invites,
     leagues,
     players,
@@ -21,5 +22,6 @@ urlpatterns = [
     *leagues.urlpatterns,
     *games.urlpatterns,
     *invites.urlpatterns,
+    *guests.urlpatterns,
     *results.urlpatterns,
 ]
