@@ -39,8 +39,9 @@ def phones(browser: Any) -> Iterator[Any]:
         close_context(context)
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_removed_guest_keeps_the_hand_they_were_entering(
-    phones: Any, live_server: Any, transactional_db: None
+    phones: Any, live_server: Any, transactional_db: None, theme: str
 ) -> None:
     owner_user = User.objects.create_user("ana", password="table-talk-42")
     ana = Player.objects.create(name="Ana", user=owner_user, created_by=owner_user)
@@ -49,11 +50,13 @@ def test_a_removed_guest_keeps_the_hand_they_were_entering(
     sheet = f"{live_server.url}/games/{game.pk}/"
 
     owner = phones()
+    owner.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
     sign_in(owner, live_server)
     owner.goto(f"{sheet}share/")
     link = shared_link(owner, "score")
 
     friend = phones()
+    friend.context.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
     friend.context.grant_permissions(["clipboard-read", "clipboard-write"])
     problems = watch(friend)
     friend.goto(link)
@@ -66,11 +69,13 @@ def test_a_removed_guest_keeps_the_hand_they_were_entering(
 
     # The owner removes Maya: the Share page lists her, and asks first.
     owner.goto(f"{sheet}share/")
+    no_sideways_scroll(owner)
+    shoot(owner, f"guest-share-list-{theme}")
     owner.get_by_role("link", name="Remove Maya…").click()
     expect(owner.locator("h1")).to_have_text("Remove Maya?")
     expect(owner.locator("main")).to_contain_text("can no longer enter, correct or undo hands")
     no_sideways_scroll(owner)
-    shoot(owner, "guest-remove-confirm")
+    shoot(owner, f"guest-remove-confirm-{theme}")
     owner.get_by_role("button", name="Remove Maya").click()
     expect(owner.locator(".messages")).to_contain_text("Maya was removed")
 
@@ -84,7 +89,7 @@ def test_a_removed_guest_keeps_the_hand_they_were_entering(
     expect(kept).to_contain_text("Went out (or won): Bo")
     expect(kept).to_contain_text("Ana: cards")
     no_sideways_scroll(friend)
-    shoot(friend, "guest-removed-draft")
+    shoot(friend, f"guest-removed-draft-{theme}")
     friend.get_by_role("button", name="Copy it").click()
     expect(kept.locator("[data-kept-status]")).to_have_text("Copied.")
     copied = friend.evaluate("navigator.clipboard.readText()")
