@@ -93,9 +93,7 @@ def open_sheet(page: Any, live_server: Any, game: Game) -> None:
 
 
 def points_of(cards: list[str], dirt: str) -> int:
-    return sum(
-        card_points(parse_french("JK" if c == "JK" else f"{c}S"), dirt) for c in cards
-    )
+    return sum(card_points(parse_french("JK" if c == "JK" else f"{c}S"), dirt) for c in cards)
 
 
 def test_a_dirt_hand_by_keyboard_alone_in_at_most_25_keys(
@@ -147,6 +145,8 @@ def test_a_dirt_hand_by_keyboard_alone_in_at_most_25_keys(
     keys.press("Enter")
     expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
     assert keys.count <= 25, keys.count
+    # The next hand's pads take the keyboard the same way.
+    expect(page.locator("#entry[data-keys][data-number='2']")).to_be_attached()
 
     hand = Hand.objects.get(game=game, number=1)
     assert hand.input["winner"] == ids["Bo"]
@@ -167,8 +167,10 @@ def test_a_dirt_hand_by_keyboard_alone_in_at_most_25_keys(
     expect(question).to_be_focused()
     box = question.bounding_box()
     savebar = page.locator("#entry .savebar").bounding_box()
-    assert box is not None and savebar is not None
-    assert box["y"] >= 0 and box["y"] + 40 <= savebar["y"]
+    assert box is not None
+    assert savebar is not None
+    assert box["y"] >= 0
+    assert box["y"] + 40 <= savebar["y"]
     page.keyboard.press("Tab")
     expect(page.locator("#entry .winner-pick input[name='winner']").first).to_be_focused()
     assert problems == [], problems
@@ -184,7 +186,8 @@ def ring_and_dirt(page: Any) -> dict[str, Any]:
                 || [...document.querySelectorAll(".pad-key.dirt")].find(k => k !== key);
               const d = getComputedStyle(other);
               return { dirt: key.classList.contains("dirt"),
-                       outline: s.outlineColor, width: parseFloat(s.outlineWidth), style: s.outlineStyle,
+                       outline: s.outlineColor, width: parseFloat(s.outlineWidth),
+                       style: s.outlineStyle,
                        halo: s.boxShadow,
                        dirtBg: d.backgroundColor, dirtBorder: d.borderColor,
                        dirtShadow: d.boxShadow };
@@ -205,7 +208,7 @@ def far(a: str, b: str) -> bool:
 def test_the_focus_ring_is_unlike_the_dirt_card(
     phone: Any, live_server: Any, transactional_db: None, theme: str
 ) -> None:
-    game, ids = a_dirt_game()
+    game, _ = a_dirt_game()
     page = signed_in(phone, live_server, theme=theme)
     problems = watch(page)
     open_sheet(page, live_server, game)
@@ -227,13 +230,17 @@ def test_the_focus_ring_is_unlike_the_dirt_card(
     expect(dirt_key).to_be_focused()
     seen = ring_and_dirt(page)
     assert seen["dirt"]
-    assert seen["style"] == "solid" and seen["width"] >= 3
+    assert seen["style"] == "solid"
+    assert seen["width"] >= 3
     # Not the dirt card's yellow, in its fill or its border, and not the old gold ring.
     assert far(seen["outline"], seen["dirtBg"]), seen
     assert far(seen["outline"], seen["dirtBorder"]), seen
     assert far(seen["outline"], "rgb(240, 180, 41)"), seen
-    # Two tones: the ring stands on a halo of another colour.
-    assert "rgb" in seen["halo"] and far(seen["halo"], seen["outline"]), seen
+    # Two tones: the ring stands on a halo of another colour (the last shadow; a dirt
+    # key keeps its own inset line before it).
+    halo = re.findall(r"rgba?\([^)]*\)", seen["halo"])
+    assert halo, seen
+    assert far(halo[-1], seen["outline"]), seen
     # An unfocused dirt key wears no such ring.
     other = page.locator(f".pad[data-name='Cy'] .pad-key[data-key='{dirt_rank}']")
     assert other.evaluate("el => getComputedStyle(el).outlineStyle") in ("none", "")
@@ -249,7 +256,7 @@ def test_the_focus_ring_is_unlike_the_dirt_card(
 def test_the_save_bar_s_undo_takes_the_hand_back(
     phone: Any, browser: Any, live_server: Any, transactional_db: None
 ) -> None:
-    game, ids = a_dirt_game()
+    game, _ = a_dirt_game()
     page = signed_in(phone, live_server)
     problems = watch(page)
     open_sheet(page, live_server, game)
@@ -295,3 +302,29 @@ def test_the_save_bar_s_undo_takes_the_hand_back(
     finally:
         close_context(guest_context)
     assert problems == [], problems
+
+
+def test_no_undo_for_a_hand_kept_on_the_phone_to_send_later(
+    phone: Any, live_server: Any, transactional_db: None
+) -> None:
+    """A hand saved offline waits in the phone's outbox: the save bar offers no Undo for
+    it, neither then nor when it is sent by itself later."""
+    game, _ = a_dirt_game()
+    page = signed_in(phone, live_server)
+    open_sheet(page, live_server, game)
+    page.context.set_offline(True)
+    went_out(page, "Ana")
+    tap(page, "Bo", "K")
+    tap(page, "Cy", "Q")
+    tap(page, "Di", "3")
+    page.locator("#entry .entry-save").first.click()
+    expect(page.locator("#sheet-outbox")).to_contain_text("1 hand waiting to send")
+    expect(page.locator("#entry-heading")).to_contain_text("Enter hand 2")
+    expect(page.locator(".savebar-undo")).to_have_count(0)
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    expect(page.locator("#sheet-outbox")).to_contain_text("sent and saved")
+    page.wait_for_timeout(300)
+    expect(page.locator(".savebar-undo")).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 1
