@@ -109,6 +109,9 @@ def test_a_dirt_hand_by_keyboard_alone_in_at_most_25_keys(
     keys.press("Tab")
     expect(page.locator(".skip-link")).to_be_focused()
     expect(page.locator(".skip-link")).to_be_in_viewport()
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / "keyboard-skip-link.png"))
     keys.press("Enter")
     first = page.locator("#entry .winner-pick input[name='winner']").first
     expect(first).to_be_focused()
