@@ -331,3 +331,28 @@ def test_no_undo_for_a_hand_kept_on_the_phone_to_send_later(
     page.wait_for_timeout(300)
     expect(page.locator(".savebar-undo")).to_have_count(0)
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_dirty_uno_cards_by_their_keys(
+    phone: Any, live_server: Any, transactional_db: None
+) -> None:
+    """Dirty UNO's pad types its own values: digits, S R, D for draw two, W and F."""
+    user = User.objects.create_user("ana", password="table-talk-42")
+    players = [Player.objects.create(name="Ana", user=user, created_by=user)]
+    players += [Player.objects.create(name=n, created_by=user) for n in ("Bo", "Cy")]
+    game = game_create(owner=user, ruleset="dirty-uno", players=[p.pk for p in players])
+    page = signed_in(phone, live_server)
+    problems = watch(page)
+    open_sheet(page, live_server, game)
+    went_out(page, "Ana")
+    bo = page.locator(".pad[data-name='Bo']")
+    expect(bo).to_have_attribute("open", "")
+    bo.locator("summary").focus()
+    page.keyboard.press("Tab")
+    expect(bo.locator(".pad-keyhint")).to_contain_text("D draw two")
+    for key in ("7", "d", "f", "s"):
+        page.keyboard.press(key)
+    chips = [" ".join(t.split()) for t in bo.locator(".chip").all_inner_texts()]
+    assert len(chips) == 4, chips
+    assert bo.locator(".cards-input").input_value() == "7 +2 W+4 S"
+    assert problems == [], problems
