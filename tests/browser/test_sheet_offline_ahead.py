@@ -1,0 +1,120 @@
+"""Hand after hand at a table without signal: each hand entered offline shows its own
+number, dealer and dirt rank, its pad scores by its own dirt rank, and the hands waiting
+to send show on the grid as provisional rows and totals, marked so, until the server's
+sheet replaces them — with the same totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from scorekeeper.models import Hand, Player
+from scorekeeper.selectors.games import game_state
+from scorekeeper.services.games import game_create
+from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the same browser set-up)
+from tests.browser.sheet_ui import footer, pad_shows, shoot, tap, watch, went_out
+from tests.browser.test_sheet_offline import offline_problems, open_kept, outbox, phone
+
+__all__ = ["phone"]
+
+
+def banner(page: Any) -> Any:
+    return page.locator("#sheet-banner .banner")
+
+
+def hand_shows(page: Any, number: int, dealer: str, dirt: str) -> None:
+    """The banner, the entry and its save bar are all about hand ``number``."""
+    expect(banner(page).locator(".banner-hand")).to_contain_text(f"Hand {number}")
+    expect(banner(page).locator(".banner-dealer")).to_have_text(f"Dealer: {dealer}")
+    expect(banner(page).locator(".banner-facts")).to_contain_text(f"Dirt rank{dirt}")
+    expect(page.locator("#entry-heading")).to_contain_text(f"Enter hand {number}")
+    expect(page.locator("#entry-heading")).to_contain_text(f"dealer {dealer}")
+    expect(page.locator("#entry .dirt-rank")).to_have_text(dirt)
+    expect(page.locator("#entry .savebar-hand")).to_have_text(f"Hand {number}")
+
+
+def provisional(page: Any, number: int) -> list[str]:
+    row = page.locator(f"tr.provisional[data-hand='{number}']")
+    expect(row).to_contain_text("waiting to send")
+    return [" ".join(str(t).split()) for t in row.locator("td").all_inner_texts()]
+
+
+def if_sent(page: Any) -> list[str]:
+    return footer(page, "provisional-total")
+
+
+def test_three_dirt_hands_entered_offline_score_by_their_own_dirt_rank(
+    phone: Any, live_server: Any
+) -> None:
+    page = phone
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
+    # Baby Dirt: dirt ranks 6 4 2 3 5 7; Ana deals first.
+    game = game_create(owner=owner, ruleset="dirt", players=[ana.pk, bo.pk, cy.pk])
+    problems = watch(page)
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+
+    hand_shows(page, 1, "Ana", "6")
+    went_out(page, "Ana")
+    tap(page, "Bo", "4", "6")
+    pad_shows(page, "Bo", "29 pts")
+    tap(page, "Cy", "K")
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("1 hand waiting to send")
+    assert provisional(page, 1) == ["0 0", "29 29", "1 1"]
+    assert if_sent(page) == ["0", "29", "1"]
+
+    # Hand 2: Bo deals, 4s are dirt: the same 4 and 6 now score 31.
+    hand_shows(page, 2, "Bo", "4")
+    went_out(page, "Bo")
+    tap(page, "Cy", "4", "6")
+    pad_shows(page, "Cy", "31 pts")
+    tap(page, "Ana", "JK")
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("2 hands waiting to send")
+    assert provisional(page, 2) == ["50 50", "0 29", "31 32"]
+    assert if_sent(page) == ["50", "29", "32"]
+
+    # Hand 3: Cy deals, 2s are dirt.
+    hand_shows(page, 3, "Cy", "2")
+    went_out(page, "Cy")
+    tap(page, "Ana", "2")
+    pad_shows(page, "Ana", "25 pts")
+    tap(page, "Bo", "A")
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("3 hands waiting to send")
+    assert provisional(page, 3) == ["25 75", "15 44", "0 32"]
+    assert if_sent(page) == ["75", "44", "32"]
+    # The server's totals stay as they were until it answers.
+    assert footer(page) == ["0", "0", "0"]
+    hand_shows(page, 4, "Ana", "3")
+    assert not Hand.objects.filter(game=game).exists()
+    page.locator("#sheet-grid").scroll_into_view_if_needed()
+    shoot(page, "offline-ahead-1-three-waiting")
+    page.emulate_media(color_scheme="dark")
+    shoot(page, "offline-ahead-2-three-waiting-dark")
+    page.emulate_media(color_scheme="light")
+
+    # A reload offline keeps it all.
+    page.reload()
+    expect(outbox(page)).to_contain_text("3 hands waiting to send")
+    hand_shows(page, 4, "Ana", "3")
+    assert if_sent(page) == ["75", "44", "32"]
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(outbox(page)).to_contain_text("3 hands kept on this phone were sent and saved.")
+    expect(page.locator("tr.provisional")).to_have_count(0)
+    expect(page.locator(".hand-row[data-hand='3']")).to_be_visible()
+    assert footer(page) == ["75", "44", "32"]
+    hand_shows(page, 4, "Ana", "3")
+    assert Hand.objects.filter(game=game).count() == 3
+    state = game_state(game)
+    assert dict(state.scores) == {ana.pk: 75, bo.pk: 44, cy.pk: 32}
+    assert [h.extras["dirt_rank"] for h in state.hands] == ["6", "4", "2"]
+    shoot(page, "offline-ahead-3-sent")
+    assert not offline_problems(problems), problems
