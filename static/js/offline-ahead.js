@@ -43,7 +43,8 @@
 
   function renumberBar(panel, number) {
     var bar = panel.querySelector(".savebar");
-    if (bar) bar.setAttribute("aria-label", "Save hand " + number);
+    var said = bar && bar.getAttribute("aria-label");
+    if (said) bar.setAttribute("aria-label", said.replace(/\bhand \d+/i, function (m) { return m.replace(/\d+/, number); }));
     var hand = panel.querySelector(".savebar-hand");
     if (hand) hand.textContent = "Hand " + number;
     var link = panel.querySelector(".savebar-text");
@@ -68,7 +69,12 @@
     var hand = handOf(d, number);
     var small = node.querySelector("#entry-heading small");
     if (small && hand) small.textContent = "· dealer " + hand.dealer + " · after the hands waiting to send";
-    if (!hand || !hand.known) return "unknown";
+    if (!hand || !hand.known) {
+      var form = node.querySelector("form.entry-form");
+      if (form) form.insertBefore(el("p", "ahead-note small",
+        "What this entry shows of the scores is as before the hands waiting to send: the server scores this hand from the right ones once they are sent."), form.firstChild);
+      return "unknown";
+    }
     var pad = node.querySelector("#pad-config");
     if (pad && hand.pad) pad.textContent = JSON.stringify(hand.pad);
     node.querySelectorAll("[data-ahead]").forEach(function (mark) {
@@ -203,8 +209,9 @@
     var running = d && d.totals ? d.totals.slice() : null;
     var totalsKnown = !!(d && d.provisional && d.provisional.totals && width === d.columns.length);
     items.slice().sort(function (a, b) { return a.number - b.number; }).forEach(function (item) {
-      var row = el("tr", "hand-row provisional");
-      row.dataset.hand = String(item.number);
+      // Not a "hand-row": those are the server's (live.js merges them).
+      var row = el("tr", "provisional");
+      row.dataset.waiting = String(item.number);
       var head = el("th", "hand-col");
       head.scope = "row";
       head.appendChild(el("span", "", item.number));

@@ -36,7 +36,7 @@ def hand_shows(page: Any, number: int, dealer: str, dirt: str) -> None:
 
 
 def provisional(page: Any, number: int) -> list[str]:
-    row = page.locator(f"tr.provisional[data-hand='{number}']")
+    row = page.locator(f"tr.provisional[data-waiting='{number}']")
     expect(row).to_contain_text("waiting to send")
     return [" ".join(str(t).split()) for t in row.locator("td").all_inner_texts()]
 
@@ -118,3 +118,77 @@ def test_three_dirt_hands_entered_offline_score_by_their_own_dirt_rank(
     assert [h.extras["dirt_rank"] for h in state.hands] == ["6", "4", "2"]
     shoot(page, "offline-ahead-3-sent")
     assert not offline_problems(problems), problems
+
+
+def table(ruleset: str) -> tuple[Any, dict[str, Player]]:
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
+    game = game_create(owner=owner, ruleset=ruleset, players=[ana.pk, bo.pk, cy.pk])
+    return game, {"Ana": ana, "Bo": bo, "Cy": cy}
+
+
+def test_screw_your_neighbour_hands_kept_offline_count_their_wins(
+    phone: Any, live_server: Any
+) -> None:
+    page = phone
+    game, players = table("screw-your-neighbour")
+    problems = watch(page)
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    winner = page.locator("#entry .winner-button")
+    winner.filter(has_text="Bo").click()
+    expect(page.locator("#entry-heading")).to_contain_text("Enter hand 2")
+    expect(banner(page).locator(".banner-dealer")).to_have_text("Dealer: Bo")
+    expect(banner(page).locator(".banner-facts")).to_contain_text("Target")
+    expect(page.locator("#entry legend")).to_contain_text("Who won hand 2?")
+    winner.filter(has_text="Bo").click()
+    expect(outbox(page)).to_contain_text("2 hands waiting to send")
+    expect(banner(page).locator(".banner-hand")).to_contain_text("Hand 3")
+    expect(banner(page).locator(".banner-dealer")).to_have_text("Dealer: Cy")
+    assert provisional(page, 1) == ["0", "✓ 1", "0"]
+    assert provisional(page, 2) == ["0", "✓ 2", "0"]
+    assert if_sent(page) == ["0", "2", "0"]
+    shoot(page, "offline-ahead-4-screw")
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(outbox(page)).to_contain_text("2 hands kept on this phone were sent and saved.")
+    expect(page.locator("tr.provisional")).to_have_count(0)
+    assert footer(page) == ["0", "2", "0"]
+    assert [h.input["winner"] for h in Hand.objects.filter(game=game).order_by("number")] == [
+        players["Bo"].pk
+    ] * 2
+    assert not offline_problems(problems), problems
+
+
+def test_damn_you_hands_kept_offline_are_numbered_and_wait_for_their_chips(
+    phone: Any, live_server: Any
+) -> None:
+    page = phone
+    game, _ = table("damn-you")
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    went_out(page, "Bo")
+    for name, count in {"Ana": 5, "Cy": 3}.items():
+        row = page.locator("#entry .dy-row").filter(has=page.locator(f"strong:text-is('{name}')"))
+        row.locator(".cards-left-input").fill(str(count))
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("1 hand waiting to send")
+    # The next hand's dealer is known; its antes hang on the chips the server counts.
+    expect(banner(page).locator(".banner-hand")).to_contain_text("Hand 2")
+    expect(banner(page).locator(".banner-dealer")).to_have_text("Dealer: Bo")
+    expect(banner(page).locator(".banner-later")).to_contain_text("once the hands waiting are sent")
+    expect(page.locator("#entry .savebar-hand")).to_have_text("Hand 2")
+    row = page.locator("tr.provisional[data-waiting='1']")
+    expect(row).to_contain_text("waiting to send")
+    expect(row).to_contain_text("Bo went out")
+    expect(page.locator("tr.provisional-total")).to_have_count(0)
+    expect(page.locator("#entry .ahead-note")).to_contain_text("as before the hands waiting")
+    shoot(page, "offline-ahead-5-damn-you")
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    expect(page.locator("tr.provisional")).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 1
