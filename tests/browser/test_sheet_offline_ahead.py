@@ -192,3 +192,60 @@ def test_damn_you_hands_kept_offline_are_numbered_and_wait_for_their_chips(
     expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
     expect(page.locator("tr.provisional")).to_have_count(0)
     assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_dirty_uno_hands_kept_offline_show_their_points_and_wait_for_totals(
+    phone: Any, live_server: Any
+) -> None:
+    page = phone
+    game, _ = table("dirty-uno")
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    went_out(page, "Ana")
+    tap(page, "Bo", "G:5")
+    tap(page, "Cy", "W")
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("1 hand waiting to send")
+    expect(banner(page).locator(".banner-dealer")).to_have_text("Dealer: Bo")
+    expect(page.locator("#entry .savebar-hand")).to_have_text("Hand 2")
+    # Standard scoring: whoever went out scores the others' cards; a total landing on
+    # 500 goes back to 0, which only the server applies: no provisional totals.
+    assert provisional(page, 1) == ["55", "·", "·"]
+    expect(page.locator("tr.provisional-total")).to_have_count(0)
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    assert footer(page) == ["55", "0", "0"]
+
+
+def test_the_last_hand_kept_offline_leaves_no_entry_for_a_hand_after_it(
+    phone: Any, live_server: Any
+) -> None:
+    page = phone
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
+    game = game_create(
+        owner=owner, ruleset="dirt", variant="tiny-baby-up", players=[ana.pk, bo.pk, cy.pk]
+    )
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    for number, (out, dirt) in enumerate([("Ana", "3"), ("Bo", "5"), ("Cy", "7")], start=1):
+        hand_shows(page, number, ["Ana", "Bo", "Cy"][number - 1], dirt)
+        went_out(page, out)
+        for name in ("Ana", "Bo", "Cy"):
+            if name != out:
+                tap(page, name, dirt)
+        page.locator("#entry .entry-save").first.click()
+        expect(outbox(page)).to_contain_text(f"{number} hand")
+    expect(page.locator("#entry")).to_contain_text("Hand 3 is the game's last")
+    expect(page.locator("#entry form")).to_have_count(0)
+    expect(banner(page)).to_be_hidden()
+    assert if_sent(page) == ["50", "50", "50"]
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#sheet-result")).to_contain_text("Game over")
+    assert Hand.objects.filter(game=game).count() == 3
+    assert dict(game_state(game).scores) == {ana.pk: 50, bo.pk: 50, cy.pk: 50}
