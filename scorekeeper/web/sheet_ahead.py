@@ -1,6 +1,7 @@
 """What a phone needs to enter the hands after the one in play while it cannot reach the
-server: each coming hand's number, dealer, banner facts and card pad, and how a hand
-waiting to send shows on the grid until the server scores it.
+server: each coming hand's number, dealer, banner facts and card pad (what differs from
+the hand in play's), and how a hand waiting to send shows on the grid until the server
+scores it.
 
 All of it is the engine's own data, asked of the game's presenter (``hand_ahead``,
 ``banner_facts``, ``card_pad``, ``provisional``); the page only looks a hand up by its
@@ -39,6 +40,9 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
     first = int(nxt["number"])
     last = shows.hands_total(state)
     stop = min(first + AHEAD, last) if last else first + AHEAD
+    # The panel carries the hand in play's pad: each coming hand gives only what differs.
+    in_play = shows.card_pad(state, nxt) or {}
+    marks_in_play = _marks({k: v for k, v in nxt.items() if k not in ("number", "dealer")})
     hands: list[dict[str, Any]] = []
     for number in range(first, stop + 1):
         facts = nxt if number == first else shows.hand_ahead(state, number)
@@ -49,13 +53,16 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
         }
         if facts is not None:
             hand["facts"] = [asdict(f) for f in shows.banner_facts(state, facts, names)]
-            hand["pad"] = shows.card_pad(state, facts)
-            hand["marks"] = _marks(facts)
+            pad = shows.card_pad(state, facts) or {}
+            hand["pad"] = {key: value for key, value in pad.items() if in_play.get(key) != value}
+            marks = _marks(facts)
+            hand["marks"] = {k: v for k, v in marks.items() if marks_in_play.get(k) != v}
         hands.append(hand)
     rule = shows.provisional(state)
     return {
         "hands": hands,
         "last": last,
+        "pad": in_play or None,
         "provisional": rule,
         "columns": list(config.players),
         "totals": [int(state.scores.get(p, 0)) for p in config.players],

@@ -76,7 +76,8 @@
       return "unknown";
     }
     var pad = node.querySelector("#pad-config");
-    if (pad && hand.pad) pad.textContent = JSON.stringify(hand.pad);
+    var config = padOf(d, hand);
+    if (pad && config) pad.textContent = JSON.stringify(config);
     node.querySelectorAll("[data-ahead]").forEach(function (mark) {
       var value = hand.marks[mark.dataset.ahead];
       if (value !== undefined) mark.textContent = value;
@@ -132,10 +133,18 @@
     return map;
   }
 
+  /* A coming hand's whole pad: the hand in play's, with what differs. */
+  function padOf(d, hand) {
+    if (!d.pad || !hand || !hand.known) return null;
+    var config = JSON.parse(JSON.stringify(d.pad));
+    Object.keys(hand.pad || {}).forEach(function (key) { config[key] = hand.pad[key]; });
+    return config;
+  }
+
   /* What each player's pad added up to (cards by the hand's pad table, or the points
    * counted), or null when a part cannot be read. */
   function padSums(d, hand, map) {
-    var config = hand && hand.pad;
+    var config = padOf(d, hand);
     var byKey = {};
     if (config) config.values.forEach(function (v) { byKey[v.key] = v; });
     var sums = {};

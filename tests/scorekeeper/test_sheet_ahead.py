@@ -82,7 +82,7 @@ def test_the_coming_hands_are_what_the_engine_says_once_they_are_played(ruleset:
         assert shown["known"]
         facts = [(f.label, f.value) for f in shows.banner_facts(state, nxt, NAMES)]
         assert [(f["label"], f["value"]) for f in shown["facts"]] == facts
-        assert shown["pad"] == shows.card_pad(state, nxt)
+        assert {**(ahead["pad"] or {}), **shown["pad"]} == (shows.card_pad(state, nxt) or {})
 
 
 def test_dirt_gives_each_coming_hand_its_dirt_rank_and_its_card_values() -> None:
@@ -91,12 +91,14 @@ def test_dirt_gives_each_coming_hand_its_dirt_rank_and_its_card_values() -> None
     hands = ahead["hands"]
     assert [h["number"] for h in hands] == [1, 2, 3, 4, 5, 6]
     assert ahead["last"] == 6
-    assert [h["marks"]["dirt_rank"] for h in hands] == ["6", "4", "2", "3", "5", "7"]
+    # The panel shows the hand in play's rank; each coming hand gives its own.
+    assert [h["marks"].get("dirt_rank") for h in hands] == [None, "4", "2", "3", "5", "7"]
     assert [h["dealer"] for h in hands[:5]] == ["Ana", "Bo", "Cy", "Di", "Ana"]
     assert [("Dirt rank", r) for r in "642357"] == [
         (h["facts"][0]["label"], h["facts"][0]["value"]) for h in hands
     ]
-    points = [{v["key"]: v["points"] for v in h["pad"]["values"]} for h in hands[:2]]
+    pads = [{**ahead["pad"], **h["pad"]} for h in hands[:2]]
+    points = [{v["key"]: v["points"] for v in pad["values"]} for pad in pads]
     # A 4 and a 6 left in hand: 4 + 25 in hand 1 (dirt 6), 25 + 6 in hand 2 (dirt 4).
     assert points[0]["4"] + points[0]["6"] == 29
     assert points[1]["4"] + points[1]["6"] == 31
