@@ -83,6 +83,9 @@
     return input.value.split(/[\s,]+/).filter(Boolean);
   }
 
+  // For a hand kept on the phone (offline-ahead.js): its cards read as a pad reads them.
+  window.SKCards = { parse: parseCard };
+
   // ---- tally pads (Dirt, Dirty UNO) --------------------------------------------------
 
   function enhancePads(panel, form) {
