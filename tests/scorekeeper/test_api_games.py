@@ -55,7 +55,7 @@ def test_start_a_game_with_everything(api: APIClient, user: User, four: list[Pla
     assert response["Location"] == f"/api/v1/games/{game['id']}/"
     assert game["ruleset"] == "dirt"
     assert game["variant"] == "baby"
-    assert game["options"] == {"ten_points": 1, "decks": 3}
+    assert game["options"] == {"ten_points": 1, "decks": 3, "stuck_draw": "one"}
     assert game["players"] == [
         {"id": c, "name": "Cy", "seat": 0, "team": 0},
         {"id": a, "name": "Ana", "seat": 1, "team": 1},
