@@ -280,9 +280,10 @@ class DamnYou(Ruleset):
             "Game length",
             ONE_DEAL_EACH,
             GAME_LENGTHS,
-            "one-deal-each: every player deals one hand, as the original usually plays; "
-            "rounds: the deal goes round the table the number of times set by rounds; "
-            "all-chips: play on until one player holds all the chips.",
+            "How long the game lasts: every player deals one hand, as the original "
+            "usually plays (one-deal-each); the deal goes round the table as many times "
+            "as Rounds says (rounds); or play on until one player holds all the chips "
+            "(all-chips).",
         ),
         Option(
             "rounds",

@@ -52,3 +52,10 @@ class ScrewPresenter(Presenter):
 
     def line_unit(self, score: int) -> str:
         return "win" if score == 1 else "wins"
+
+    def option_choice(self, option: str, choice: int | str) -> str:
+        return (
+            "0 — no target, end by hand"
+            if (option, choice) == ("target_wins", 0)
+            else (str(choice))
+        )
