@@ -280,18 +280,17 @@ class DamnYou(Ruleset):
             "Game length",
             ONE_DEAL_EACH,
             GAME_LENGTHS,
-            "How long the game lasts: every player deals one hand, as the original "
-            "usually plays (one-deal-each); the deal goes round the table as many times "
-            "as Rounds says (rounds); or play on until one player holds all the chips "
-            "(all-chips).",
+            "How long the game lasts: one deal by each player, as the original usually "
+            "plays; the deal round the table as many times as Rounds says; or play on "
+            "until one player holds all the chips.",
         ),
         Option(
             "rounds",
             "Rounds",
             2,
             (1, 2, 3, 4, 5),
-            "With game length rounds: how many times each player deals (any number from "
-            "1 to 20). Ignored with the other game lengths.",
+            "With a number of rounds as the game length: how many times each player "
+            "deals (any number from 1 to 20). Ignored with the other game lengths.",
             minimum=1,
             maximum=20,
         ),

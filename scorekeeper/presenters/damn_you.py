@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 #: The new-game form's words for the game_length option's choices.
 GAME_LENGTH_CHOICES = {
     "one-deal-each": "One deal by each player",
-    "rounds": "A set number of rounds (Rounds below)",
-    "all-chips": "Until one player holds all the chips",
+    "rounds": "A number of rounds",
+    "all-chips": "Until one player has all chips",
 }
 
 

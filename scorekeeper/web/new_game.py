@@ -148,7 +148,9 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
                 "kind": "select",
                 "value": value,
                 "choices": choices,
-                "default": option.default,
+                "default": None
+                if option.default is None
+                else shows.option_choice(option.name, option.default),
             }
         )
     return fields

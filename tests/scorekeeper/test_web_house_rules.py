@@ -49,8 +49,9 @@ def test_the_form_offers_damn_you_game_lengths(ana_client: Client, six: list[Pla
     body = text(page)
     assert "Game length" in body
     assert "One deal by each player (default)" in body
-    assert "A set number of rounds (Rounds below)" in body
-    assert "Until one player holds all the chips" in body
+    assert "A number of rounds" in body
+    assert "Until one player has all chips" in body
+    assert "Default: One deal by each player." in body
     html = page.content.decode()
     assert '<option value="one-deal-each" selected>' in html
     assert re.search(
