@@ -74,7 +74,7 @@ def test_damn_you_early_end_tells_the_truth_about_checking_per_step() -> None:
     assert "same answer as checking at every moment" not in house
     assert "Checking after each step is not always the same as checking at every moment." in (house)
     assert "Say three players have one chip each: the ante takes all three." in house
-    assert "whoever goes out takes the pot of three" in house
+    assert "whoever goes out collects all three chips" in house
     # …and the engine does what the text says.
     game = get_ruleset("damn-you")
     config = game.configure(players=[1, 2, 3], options={"starting_chips": 1})
