@@ -120,6 +120,13 @@ def test_dirty_uno_first_card_wild_draw_four() -> None:
     deal = text("dirty-uno", "deal")
     assert "If it is a Wild Draw Four: house reading." in deal
     assert "the first player draws four cards and misses their turn" in deal
+    assert "set the first_wild_draw_four option to reshuffle" in deal
+    house = text("dirty-uno", "house-rules")
+    assert "First card a Wild Draw Four (first_wild_draw_four): default counts; choices " in (house)
+    game = get_ruleset("dirty-uno")
+    assert game.configure(players=[1, 2, 3]).options["first_wild_draw_four"] == "counts"
+    chosen = game.configure(players=[1, 2, 3], options={"first_wild_draw_four": "reshuffle"})
+    assert chosen.options["first_wild_draw_four"] == "reshuffle"
 
 
 def test_dirty_deals_bower_is_always_somewhere() -> None:

@@ -34,6 +34,8 @@ def test_rulesets_list_the_game_length_options(api: APIClient) -> None:
     screw = api.get("/api/v1/rulesets/screw-your-neighbour/").json()
     assert screw["options"]["joker_switch"]["choices"] == ["no", "yes"]
     assert screw["options"]["two_joker_pickup"]["choices"] == [4, 6]
+    uno = api.get("/api/v1/rulesets/dirty-uno/").json()
+    assert uno["options"]["first_wild_draw_four"]["choices"] == ["counts", "reshuffle"]
     dirt = api.get("/api/v1/rulesets/dirt/").json()
     assert dirt["options"]["stuck_draw"]["choices"] == ["one", "until-playable"]
 
