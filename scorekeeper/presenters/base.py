@@ -111,6 +111,10 @@ class Presenter:
         """How many hands the game has, when it has a fixed number."""
         return None
 
+    def option_choice(self, option: str, choice: int | str) -> str:
+        """How the new-game form names ``choice`` of the house-rule ``option``."""
+        return str(choice)
+
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:

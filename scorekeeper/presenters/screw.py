@@ -60,3 +60,10 @@ class ScrewPresenter(Presenter):
 
     def provisional(self, state: GameState) -> dict[str, Any] | None:
         return {"points": "wins", "totals": True}
+
+    def option_choice(self, option: str, choice: int | str) -> str:
+        return (
+            "0 — no target, end by hand"
+            if (option, choice) == ("target_wins", 0)
+            else (str(choice))
+        )

@@ -185,7 +185,7 @@ def test_worked_examples_in_the_text_agree_with_the_engine() -> None:
     ).hands
     text = rules.rules_for("dirty-deals").section("scoring").text
     assert f"= {claims[0].points[1]}." in text
-    assert f"scores {claims[1].points[1]}, and" in text
+    assert f"scores {claims[1].points[1]}, and the J♣ is then in another player's hand" in text
     assert f"gets {claims[1].points[3]}." in text
 
     damn = get_ruleset("damn-you")

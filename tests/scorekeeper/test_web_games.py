@@ -159,7 +159,7 @@ def test_start_a_game_with_picked_and_typed_players(
     assert seats == ["Ana", "Zed", "Bo", "Yara"]
     assert game.first_dealer == bo
     assert game.variant == "tiny-baby-up"
-    assert game.options == {"ten_points": 10, "decks": 3}
+    assert game.options == {"ten_points": 10, "decks": 3, "stuck_draw": "one"}
     assert game.league == league
     assert Player.objects.get(name="Zed").created_by == user
 
