@@ -42,26 +42,36 @@ def label_room(labels: Sequence[str]) -> int:
 
 def spread_labels(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
     """Where to write labels that would sit at heights ``wanted`` (SVG y, down is
-    larger) so that no two are closer than ``gap`` and all lie in ``[low, high]``: each
-    moves as little as it must, and labels keep their top-to-bottom order. When they
-    cannot all fit at ``gap``, they share the space evenly. Returned in the order of
-    ``wanted``."""
+    larger) so that no two are closer than ``gap`` and all lie in ``[low, high]``.
+    Labels keep their top-to-bottom order; a run of labels too close together is
+    spread around where its lines end (centred on them, so it moves as little as it
+    must), then kept inside. When they cannot all fit at ``gap``, they share the space
+    evenly. Returned in the order of ``wanted``."""
     n = len(wanted)
     if n == 0:
         return []
-    order = sorted(range(n), key=lambda i: (wanted[i], i))
     if n > 1 and (high - low) / (n - 1) < gap:
         gap = (high - low) / (n - 1)
-    ys = [min(max(wanted[i], low), high) for i in order]
-    for k in range(1, n):  # push down what is too close to the label above it
-        ys[k] = max(ys[k], ys[k - 1] + gap)
-    if ys[-1] > high:  # then up from the bottom what went past it
-        ys[-1] = high
-        for k in range(n - 2, -1, -1):
-            ys[k] = min(ys[k], ys[k + 1] - gap)
+    order = sorted(range(n), key=lambda i: (wanted[i], i))
+    # Runs of neighbouring labels written ``gap`` apart: [first label's y, indices].
+    runs: list[tuple[float, list[int]]] = []
+
+    def place(members: list[int]) -> float:
+        top = sum(wanted[i] - gap * k for k, i in enumerate(members)) / len(members)
+        return min(max(top, low), high - gap * (len(members) - 1))
+
+    for i in order:
+        members = [i]
+        top = place(members)
+        # Merge with the run above while they overlap (a merged run may reach higher).
+        while runs and runs[-1][0] + gap * len(runs[-1][1]) > top + 1e-9:
+            members = runs.pop()[1] + members
+            top = place(members)
+        runs.append((top, members))
     placed = [0.0] * n
-    for k, i in enumerate(order):
-        placed[i] = round(ys[k], 1)
+    for top, members in runs:
+        for k, i in enumerate(members):
+            placed[i] = round(top + gap * k, 1)
     return placed
 
 
@@ -148,9 +158,11 @@ def line_chart(
     y_name: str,
     width: int = 360,
     height: int = 230,
+    whole: bool = False,
 ) -> LineChart | None:
     """The coordinates of ``series`` drawn over ``len(x_labels)`` points across, with
-    end labels; ``None`` when there is nothing to draw."""
+    end labels; ``None`` when there is nothing to draw. ``whole``: the values are
+    counts (no tick between two whole numbers)."""
     count = len(x_labels)
     known = [v for s in series for v in s.values if v is not None]
     if count == 0 or not known:
@@ -161,6 +173,8 @@ def line_chart(
     right, bottom = width - room, height - 30
     lo, hi = min(known), max(known)
     step = nice_step(hi - lo or 1, 4)
+    if whole:
+        step = max(step, 1.0)
     low = math.floor(lo / step) * step
     high = max(math.ceil(hi / step) * step, low + step)
 

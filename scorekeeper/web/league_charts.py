@@ -86,6 +86,7 @@ def meetings_chart(
         title=f"{a.name} and {b.name}, game after game",
         x_name="games played together",
         y_name="games finished ahead of the other, in all",
+        whole=True,
     )
     if chart is not None:
         chart.extra["skipped"] = found.skipped
