@@ -14,15 +14,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-#: The end labels' font size and the least distance between two of their baselines,
-#: in viewBox units (the plot is ~360 units wide, shown at about 1 px a unit on a phone).
-LABEL_SIZE = 14
-LABEL_GAP = 16
+#: The labels' and ticks' font size and the least distance between two end labels'
+#: middles, in viewBox units. The plot is 360 units wide and shown ~306 px wide on a
+#: 360 px phone (the card's padding): 17 units show at 14 px.
+LABEL_SIZE = 17
+LABEL_GAP = 19
 #: End labels longer than this many characters are cut, with an ellipsis.
-LABEL_CHARS = 10
-#: A generous width of a character of the labels' (bold) font, in viewBox units: a
-#: ten-letter name measured 91 units in Chromium.
-CHAR_WIDTH = 0.66 * LABEL_SIZE
+LABEL_CHARS = 9
+#: A generous width of a character of the labels' (bold) font, in font sizes: a
+#: ten-letter name measured 6.5 font sizes in Chromium.
+CHAR_WIDTH = 0.66
 #: Ticks along the x axis (dates of ~6 letters: more would run into each other).
 X_TICKS = 3
 
@@ -33,11 +34,11 @@ def short_label(name: str, limit: int = LABEL_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
-def label_room(labels: Sequence[str]) -> int:
-    """The width, in viewBox units, that end labels of ``labels`` need past the plot
-    (the leader included)."""
+def label_room(labels: Sequence[str], size: float = LABEL_SIZE) -> int:
+    """The width, in viewBox units, that end labels of ``labels`` in a font of ``size``
+    need past the plot (the leader included)."""
     longest = max((len(short_label(s)) for s in labels), default=0)
-    return math.ceil(14 + longest * CHAR_WIDTH)
+    return math.ceil(14 + longest * CHAR_WIDTH * size)
 
 
 def spread_labels(wanted: Sequence[float], gap: float, low: float, high: float) -> list[float]:
@@ -146,7 +147,7 @@ class LineChart:
 
     @property
     def x_label_y(self) -> int:
-        return self.bottom + 20
+        return self.bottom + 22
 
 
 def line_chart(
@@ -168,9 +169,9 @@ def line_chart(
     if count == 0 or not known:
         return None
     room = label_room([s.label for s in series])
-    # Axis labels of 14 units at the left and below; end labels at the right.
-    left, top = 44, 12
-    right, bottom = width - room, height - 30
+    # Axis labels at the left and below; end labels at the right.
+    left, top = 48, 12
+    right, bottom = width - room, height - 32
     lo, hi = min(known), max(known)
     step = nice_step(hi - lo or 1, 4)
     if whole:

@@ -16,7 +16,7 @@ from games import GameState
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import Fact, FooterRow, ordinal
-from scorekeeper.web.charts import LABEL_GAP, label_room, short_label, spread_labels
+from scorekeeper.web.charts import label_room, short_label, spread_labels
 
 # -- the grid -----------------------------------------------------------------------------
 
@@ -280,6 +280,8 @@ def ended_by_text(state: GameState, names: Mapping[int, str]) -> str:
 
 
 SERIES_CLASSES = 8
+#: The end labels' font size (as the axis labels: 14 px or more on a phone).
+END_LABEL = 16
 
 
 def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
@@ -302,7 +304,7 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
     width, height = 340, 200
     # Margins fit axis labels of 16 units: at phone width they show at 14 px or more;
     # at the right, each line's end label (the name).
-    left, right, top, bottom = 48, label_room([c.label for c in columns]), 12, 32
+    left, right, top, bottom = 48, label_room([c.label for c in columns], END_LABEL), 12, 32
     lo = min(min(v) for v in values)
     hi = max(max(v) for v in values)
     lo = min(lo, 0)
@@ -333,7 +335,7 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
                 short=short_label(col.label),
             )
         )
-    placed = spread_labels([ser.last_y for ser in series], LABEL_GAP, top + 4, height - 8)
+    placed = spread_labels([ser.last_y for ser in series], END_LABEL + 2, top + 4, height - 8)
     for ser, label_y in zip(series, placed, strict=True):
         ser.label_y = label_y
     step = _nice_step(hi - lo)

@@ -15,7 +15,7 @@ from scorekeeper.models import League, Player, RatingPoint
 from scorekeeper.selectors.league_charts import meetings, rating_race
 from scorekeeper.selectors.leagues import head_to_head, standings_for_league
 from scorekeeper.services.games import hand_record
-from scorekeeper.web.charts import LABEL_GAP
+from scorekeeper.web.sheet import END_LABEL
 from tests.scorekeeper.factories import make_game
 from tests.scorekeeper.league_factories import play_syn
 
@@ -218,4 +218,4 @@ def test_a_finished_games_chart_names_each_line_at_its_end(
     )
     assert sorted(name for _, name in labels) == sorted(p.name for p in table)
     heights = sorted(float(y) for y, _ in labels)
-    assert all(b - a >= LABEL_GAP - 0.11 for a, b in itertools.pairwise(heights))
+    assert all(b - a >= END_LABEL + 2 - 0.11 for a, b in itertools.pairwise(heights))
