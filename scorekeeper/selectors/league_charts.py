@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import F, FilteredRelation, Q
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from scorekeeper.models import Game, GameStatus, League, Player, RatingPoint
@@ -52,14 +53,15 @@ def rating_race(
             player_id__in=list(player_ids),
             game_id__isnull=False,
         )
+        .annotate(night=TruncDate("played_at"))  # in the site's time zone
         .order_by("-played_at", "-game_id")
-        .values_list("player_id", "played_at", "rating")[:most]
+        .values_list("player_id", "night", "rating")[:most]
     )
     rows.reverse()
     by_night: dict[date, dict[int, float]] = {}
-    for player_id, played_at, rating in rows:
+    for player_id, night, rating in rows:
         # Oldest first: the last rating of a night is the one that stays.
-        by_night.setdefault(timezone.localtime(played_at).date(), {})[player_id] = rating
+        by_night.setdefault(night, {})[player_id] = rating
     days = sorted(by_night)[-nights:]
     ratings: dict[int, list[float | None]] = {}
     for pid in player_ids:
