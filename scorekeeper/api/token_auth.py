@@ -27,7 +27,7 @@ def _query() -> tuple[str, list[str]]:
     columns = ", ".join(f"u.{quote(f.column)}" for f in fields)
     sql = (
         f"SELECT {columns} FROM {quote(Token._meta.db_table)} t "
-        f"JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = t.user_id "  # type: ignore[union-attr]
+        f"JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = t.user_id "
         "WHERE t.key = %s"
     )
     return sql, [f.attname for f in fields]

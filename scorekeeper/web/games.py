@@ -61,6 +61,7 @@ from scorekeeper.web.access import (
     holds_link,
 )
 from scorekeeper.web.forms import Entry
+from scorekeeper.web.live_answer import answer_key, shared_answer
 from scorekeeper.web.scoreboard import build_scoreboard
 
 
@@ -249,16 +250,24 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     current = found.game.version
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
-    context = _sheet_context(request, _reload(found, _sheet_game()))
-    marker = context["hand_marker"]
-    seen = request.GET.get("hand", "")
-    hand_changed = seen != marker
-    notice = _change_notice(seen, marker, enters=found.may_record) if hand_changed else ""
-    context["notice"] = notice
-    context["oob"] = True
-    context["refresh_panel"] = hand_changed
-    context.update(grid_delta(request, context, current))
-    return render(request, "games/_live.html", context)
+
+    def answer(csrf: str) -> tuple[HttpResponse, str]:
+        context = _sheet_context(request, _reload(found, _sheet_game()))
+        marker = context["hand_marker"]
+        seen = request.GET.get("hand", "")
+        hand_changed = seen != marker
+        notice = _change_notice(seen, marker, enters=found.may_record) if hand_changed else ""
+        context["notice"] = notice
+        context["oob"] = True
+        context["refresh_panel"] = hand_changed
+        context["csrf_token"] = csrf
+        context.update(grid_delta(request, context, current))
+        panel = context["panel"]
+        key = panel.idempotency_key if panel is not None and hand_changed else ""
+        return render(request, "games/_live.html", context), key
+
+    key = answer_key(request, found, _wants_every_hand(request))
+    return shared_answer(request, found, key, answer)
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:

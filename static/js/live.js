@@ -54,7 +54,12 @@
       lastHeard = Date.now();
       failedUrl = "";
       mark("events");
-      refresh();   // what changed between the page and the stream
+      awaitHello();   // what changed between the page and the stream, if anything
+    });
+    stream.addEventListener("hello", function (e) {
+      if (stream !== source) return;
+      lastHeard = Date.now();
+      onHello(e.data);
     });
     stream.addEventListener("change", function (e) {
       if (stream !== source) return;
@@ -76,6 +81,29 @@
   function refresh() {
     var p = poller();
     if (p && window.htmx) window.htmx.trigger(p, "sk-refresh");
+  }
+
+  // ---- the stream's first event: the game's version ----------------------------------
+  // A phone that shows it asks nothing; one that is behind asks after a random moment,
+  // so that a whole room reconnecting (the events server restarted) does not ask Django
+  // at once. A server that says nothing (an older one) is asked as before.
+  var HELLO_WAIT_MS = 3000, JITTER_MS = 1500, helloTimer = 0;
+
+  function awaitHello() {
+    window.clearTimeout(helloTimer);
+    helloTimer = window.setTimeout(refresh, HELLO_WAIT_MS);
+  }
+
+  function onHello(data) {
+    window.clearTimeout(helloTimer);
+    var v = null;
+    try { v = JSON.parse(data).v; } catch (e) { v = null; }
+    if (typeof v === "number" && v <= shownVersion()) return;   // current
+    window.setTimeout(function () {
+      if (typeof v === "number") pending[v] = pending[v] === undefined ? null : pending[v];
+      else pending.whole = true;
+      ask();
+    }, Math.random() * JITTER_MS);
   }
 
   function onChange(data) {
