@@ -125,13 +125,23 @@ def _rows_by_version(game: Game) -> SheetRows:
     Django's cache. Every write to its hands, and every rename, recolour or merge of its
     players, makes a new version; the moment it was saved tells a game apart from an
     earlier one that had its id."""
-    key = f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    key = _rows_key(game)
     rows = cache.get(key)
     if rows is None:
         with_rows(game)
         rows = SheetRows(game_state(game), player_names(game), game_markers(game))
         cache.set(key, rows)
     return rows
+
+
+def _rows_key(game: Game) -> str:
+    return f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+
+
+def _keep_rows(game: Game, state: GameState) -> None:
+    """A hand write's whole state kept as the rows of the game's new version: the other
+    phones at the table, asking for that hand next, read and fold no hand."""
+    cache.add(_rows_key(game), SheetRows(state, player_names(game), game_markers(game)))
 
 
 def _seat_ids(game: Game) -> list[int]:
@@ -364,6 +374,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             flash += " The game is over."
     if getattr(request, "htmx", None):
         after, state = _after_write(access, written)
+        _keep_rows(after.game, state)
         return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
@@ -420,6 +431,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         flash = flash.replace("saved", "corrected")
     if getattr(request, "htmx", None):
         after, state = _after_write(access, written)
+        _keep_rows(after.game, state)
         return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)

@@ -114,10 +114,29 @@
     ask();
   }
 
+  // ---- this phone's own write in flight --------------------------------------------
+  // The event of a hand saved here arrives before the save's answer (which brings the
+  // new sheet): wait for that answer instead of asking for the same hand again.
+  var writing = 0;
+
+  function isWrite(e) {
+    var config = (e.detail && e.detail.requestConfig) || {};
+    var sheet = document.getElementById("sheet");
+    var elt = e.detail && e.detail.elt;
+    return String(config.verb || "").toLowerCase() === "post" && !!sheet && !!elt && sheet.contains(elt);
+  }
+
+  document.addEventListener("htmx:beforeSend", function (e) { if (isWrite(e)) writing++; });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!isWrite(e)) return;
+    writing = Math.max(0, writing - 1);
+    if (!writing) window.setTimeout(ask, 0);   // after the answer was swapped in
+  });
+
   // One request at a time: events arriving meanwhile are asked for after it.
   function ask() {
     var p = poller();
-    if (busy || !p || !window.htmx) return;
+    if (busy || writing || !p || !window.htmx) return;
     var shown = shownVersion(), latest = shown, whole = !!pending.whole, from = Infinity;
     Object.keys(pending).forEach(function (k) { if (k !== "whole") latest = Math.max(latest, +k); });
     if (!whole && latest <= shown) { pending = {}; return; }
