@@ -357,6 +357,13 @@ def storm_report(
         current_at.append(clock)
     phones = len(storm["phones"])
     last = max(current_at) if current_at else float("inf")
+    heard = sorted(at - started for *_, at in storm["phones"] if at)
+    spread = (
+        f"first events heard by half the phones after {statistics.median(heard):.2f}s, "
+        f"95% after {heard[int(len(heard) * 0.95) - 1]:.2f}s, all after {heard[-1]:.2f}s"
+        if heard
+        else "no first event heard"
+    )
     opened = len(current_at)
     cpu_ok = django_cpu <= STORM_CPU_GOAL
     time_ok = last <= CURRENT_WITHIN and opened == phones
@@ -366,7 +373,7 @@ def storm_report(
         f"event, {len(asks)} behind asked Django; Django CPU {django_cpu:.2f}s "
         f"(goal ≤ {STORM_CPU_GOAL:.0f}: {'met' if cpu_ok else 'NOT met'}), events server "
         f"CPU {server_cpu:.2f}s; the last phone current after {last:.2f}s "
-        f"(goal ≤ {CURRENT_WITHIN:.0f}: {'met' if time_ok else 'NOT met'})"
+        f"(goal ≤ {CURRENT_WITHIN:.0f}: {'met' if time_ok else 'NOT met'}); {spread}"
     )
 
 

@@ -17,8 +17,9 @@ from collections.abc import Awaitable, Callable, Iterable
 
 log = logging.getLogger("scorekeeper.live")
 
-#: How long the first stream of a game not yet known waits for others to open.
-GATHER_SECONDS = 0.05
+#: How long the first stream of a game not yet known waits for others to open, and the
+#: least time between two reads (each opens a database connection: a few ms of CPU).
+GATHER_SECONDS = 0.2
 
 Lookup = Callable[[list[int]], Awaitable[dict[int, int]]]
 
@@ -61,8 +62,10 @@ class Versions:
     async def _gather(self) -> None:
         """Answer every waiting stream, a batch at a time (streams that open while a
         batch is read make the next one)."""
-        await asyncio.sleep(GATHER_SECONDS)
-        while self._waiting:
+        while True:
+            await asyncio.sleep(GATHER_SECONDS)
+            if not self._waiting:
+                return
             waiting, self._waiting = self._waiting, {}
             try:
                 found = await self.lookup(list(waiting))
