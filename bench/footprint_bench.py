@@ -193,6 +193,11 @@ def main() -> int:
         )
         _wait_for(web_port, "/healthz")
         _wait_for(events_port, "/events/health")
+        time.sleep(1)
+        at_start = {
+            pid: rss_mb(pid)
+            for pid in [*children(stack["gunicorn"].pid), stack["events"].pid, stack["worker"].pid]
+        }
         tour = Tour(web_port, session, token)
         pk, league_id, player = game.pk, league.pk, seats[0]
         pages = [
@@ -238,7 +243,7 @@ def main() -> int:
             f"{'none failed' if not tour.failed else 'FAILED: ' + '; '.join(tour.failed[:5])}"
         )
         total = rss_mb(master)
-        print(f"{'process':<20} {'RSS MB':>7}  goal")
+        print(f"{'process':<20} {'RSS MB':>7}  {'at start':>8}  goal")
         print(f"{'gunicorn master':<20} {total:7.1f}  (forks the workers)")
         worst = 0.0
         for label, pid in rows:
@@ -246,7 +251,8 @@ def main() -> int:
             total += mb
             worst = max(worst, mb)
             verdict = "met" if mb <= GOAL_MB else "NOT met"
-            print(f"{label:<20} {mb:7.1f}  ≤ {GOAL_MB:.0f} {verdict}")
+            start = at_start.get(pid, 0.0)
+            print(f"{label:<20} {mb:7.1f}  {start:8.1f}  ≤ {GOAL_MB:.0f} {verdict}")
         print(f"{'the whole stack':<20} {total:7.1f}")
 
         events_pid = stack["events"].pid

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
+from scorekeeper.memory import give_back
 from scorekeeper.models import PLAYER_COLOURS, HandAction
 from scorekeeper.services.invites import GUEST_NAME_MAX
 from scorekeeper.validation import MAX_HANDS, clean_name
@@ -398,18 +399,6 @@ def _compiled() -> Callable[[object], object]:
     return validate
 
 
-def _give_back() -> None:
-    """Free the dropped validator's memory and hand it back to the system (glibc keeps
-    freed memory for the process otherwise)."""
-    import contextlib
-    import ctypes
-    import gc
-
-    gc.collect()  # its functions and their module namespace hold each other
-    with contextlib.suppress(OSError, AttributeError):  # not glibc: reused, not returned
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
 _TYPE_NAMES = {
     "object": "a JSON object",
     "array": "a list",
@@ -509,7 +498,7 @@ def schema_error(data: object) -> RuleError | None:
     finally:
         if _kept is None:
             del validate
-            _give_back()
+            give_back()
     return None
 
 
