@@ -202,11 +202,11 @@ def main() -> int:
         pk, league_id, player = game.pk, league.pk, seats[0]
         pages = [
             "/", "/games/", "/games/new/", f"/games/{pk}/", f"/games/{pk}/?hands=all",
-            f"/games/{pk}/share/", f"/games/{pk}/result.png", f"/games/{finished.pk}/",
+            f"/games/{pk}/share/", f"/games/{finished.pk}/",
             f"/games/{finished.pk}/result.png", f"/games/{pk}/delete/",
             f"/join/{invite.token}/qr.svg", "/leagues/", f"/leagues/{league_id}/",
             f"/leagues/{league_id}/head-to-head/", f"/leagues/{league_id}/export.csv",
-            "/leagues/import/", "/players/", f"/players/{player}/", "/players/merge/",
+            "/leagues/import/", "/players/", f"/players/{player}/",
             "/rules/", "/rules/dirt/", "/rules/search/?q=dealer", "/rules/index.json",
             "/accounts/", "/accounts/data/", "/offline/", "/sw.js",
             "/manifest.webmanifest", "/healthz", "/admin/", "/admin/scorekeeper/game/",

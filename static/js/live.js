@@ -116,8 +116,9 @@
 
   // ---- this phone's own write in flight --------------------------------------------
   // The event of a hand saved here arrives before the save's answer (which brings the
-  // new sheet): wait for that answer instead of asking for the same hand again.
-  var writing = 0;
+  // new sheet): wait for that answer instead of asking for the same hand again (for at
+  // most WRITE_WAIT_MS: an answer that never comes holds nothing up for long).
+  var writes = 0, writeStarted = 0, WRITE_WAIT_MS = 15000;
 
   function isWrite(e) {
     var config = (e.detail && e.detail.requestConfig) || {};
@@ -126,17 +127,27 @@
     return String(config.verb || "").toLowerCase() === "post" && !!sheet && !!elt && sheet.contains(elt);
   }
 
-  document.addEventListener("htmx:beforeSend", function (e) { if (isWrite(e)) writing++; });
+  function writing() { return writes > 0 && Date.now() - writeStarted < WRITE_WAIT_MS; }
+
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (!xhr || !isWrite(e)) return;
+    xhr.skWrite = true;   // (its form may be swapped out before the answer's event)
+    writes++;
+    writeStarted = Date.now();
+  });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (!isWrite(e)) return;
-    writing = Math.max(0, writing - 1);
-    if (!writing) window.setTimeout(ask, 0);   // after the answer was swapped in
+    var xhr = e.detail && e.detail.xhr;
+    if (!xhr || !xhr.skWrite) return;
+    xhr.skWrite = false;
+    writes = Math.max(0, writes - 1);
+    if (!writes) window.setTimeout(ask, 0);   // after the answer was swapped in
   });
 
   // One request at a time: events arriving meanwhile are asked for after it.
   function ask() {
     var p = poller();
-    if (busy || writing || !p || !window.htmx) return;
+    if (busy || writing() || !p || !window.htmx) return;
     var shown = shownVersion(), latest = shown, whole = !!pending.whole, from = Infinity;
     Object.keys(pending).forEach(function (k) { if (k !== "whole") latest = Math.max(latest, +k); });
     if (!whole && latest <= shown) { pending = {}; return; }
