@@ -16,7 +16,7 @@ PORT   ?= 8000
 EVENTS_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests bench-live smoke clean
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests bench-live bench-footprint smoke clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ bench-requests: $(STAMP)
 bench-live: $(STAMP)
 	@ulimit -n 20000 2>/dev/null || true; \
 	.ci/with-postgres.sh $(BIN)/python bench/live_bench.py $(BENCH_ARGS)
+
+# The small production stack (2 web workers, the events server, the worker) after a tour of
+# every kind of page: each process's memory (goal ≤ 100 MB) and an open stream's.
+bench-footprint: $(STAMP)
+	.ci/with-postgres.sh $(BIN)/python bench/footprint_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import warnings
 from pathlib import Path
 from typing import Any
@@ -46,14 +47,21 @@ def _raise_fd_limit(wanted: int) -> None:
 
 
 class Phone:
-    __slots__ = ("event_bytes", "events", "game", "heartbeats", "wire")
+    __slots__ = (
+        "event_bytes", "events", "game", "heartbeats", "hello", "hello_at", "shown", "wire",
+    )  # fmt: skip
 
-    def __init__(self, game: int) -> None:
+    def __init__(self, game: int, shown: int) -> None:
         self.game = game
+        #: The version its sheet shows: the page's, then each change's (it asks for it).
+        self.shown = shown
         self.events = 0
         self.event_bytes = 0
         self.heartbeats = 0
         self.wire = 0
+        #: The version the stream's first event said, and when it came (monotonic).
+        self.hello: int | None = None
+        self.hello_at = 0.0
 
     def reset(self) -> None:
         self.events = self.event_bytes = self.heartbeats = self.wire = 0
@@ -83,20 +91,30 @@ async def _hold(phone: Phone, host: str, port: int, path: str, gate: asyncio.Sem
             block, buffer = buffer.split(b"\n\n", 1)
             if block.startswith(b"event: ping"):
                 phone.heartbeats += 1
+            elif block.startswith(b"event: hello"):
+                phone.hello = json.loads(block.rsplit(b"data: ", 1)[1])["v"]
+                phone.hello_at = time.monotonic()
             elif block.startswith(b"event:"):
                 phone.events += 1
                 phone.event_bytes += len(block) + 2
+                version = json.loads(block.rsplit(b"data: ", 1)[1])["v"]
+                if isinstance(version, int):
+                    phone.shown = max(phone.shown, version)
 
 
 async def _client(host: str, port: int, plan_file: str) -> None:
     plan = json.loads(Path(plan_file).read_text())
-    phones = [Phone(game) for game, _ in plan]
+    phones = [Phone(game, shown) for game, _, shown in plan]
     gate = asyncio.Semaphore(200)
     started = time.monotonic()
-    tasks = [
-        asyncio.create_task(_hold(phone, host, port, f"/events/{token}", gate))
-        for phone, (_, token) in zip(phones, plan, strict=True)
-    ]
+
+    def open_all() -> list[asyncio.Task[None]]:
+        return [
+            asyncio.create_task(_hold(phone, host, port, f"/events/{token}", gate))
+            for phone, (_, token, _) in zip(phones, plan, strict=True)
+        ]
+
+    tasks = open_all()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -134,6 +152,29 @@ async def _client(host: str, port: int, plan_file: str) -> None:
                     "cpu": time.process_time(),
                 }
             )
+        elif line == "storm":
+            # The events server was restarted: every phone opens its stream again at
+            # once (as EventSource does), and hears which version its game is at.
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for phone in phones:
+                phone.hello, phone.hello_at, phone.wire = None, 0.0, 0
+            started = time.monotonic()
+            tasks = open_all()
+            deadline = started + 60
+            while time.monotonic() < deadline:
+                failed = [t for t in tasks if t.done() and t.exception() is not None]
+                if sum(1 for p in phones if p.hello_at) + len(failed) >= len(phones):
+                    break
+                await asyncio.sleep(0.05)
+            say(
+                {
+                    "started": started,
+                    "failed": len(failed),
+                    "phones": [[p.game, p.shown, p.hello, p.hello_at] for p in phones],
+                }
+            )
         elif line in ("quit", ""):
             return
 
@@ -158,6 +199,184 @@ def _setup_django() -> None:
     django.setup()
 
 
+# -- what Django spends on the table: through its WSGI handler, in this process ---------
+
+#: static/js/live.js: a phone behind waits a random moment up to this before asking.
+JITTER_SECONDS = 1.5
+#: How soon after a restart every phone must show its game's current version.
+CURRENT_WITHIN = 3.0
+#: The Django CPU a reconnect storm of every stream may cost at most (seconds).
+STORM_CPU_GOAL = 2.0
+#: What the table's phones' answers to one hand may cost, in hand POSTs.
+FAN_OUT_GOAL = 2.0
+
+
+def web_session(user: Any) -> tuple[str, str]:
+    """A signed-in phone: its session cookie and CSRF secret."""
+    from django.test import Client
+
+    web = Client()
+    web.force_login(user)
+    return web.cookies["sessionid"].value, secrets.token_hex(16)
+
+
+def wsgi(
+    method: str, path: str, session: tuple[str, str] | str, data: dict[str, Any] | None = None
+) -> tuple[float, float, int, bytes]:
+    """CPU and wall seconds of one htmx request through Django's handler, its status and
+    body; ``session`` a string: an API request with that token (JSON)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
+
+    global _HANDLER
+    if _HANDLER is None:
+        _HANDLER = WSGIHandler()
+    factory = RequestFactory()
+    if isinstance(session, str):
+        auth = {"HTTP_AUTHORIZATION": f"Token {session}"}
+        request = factory.post(path, json.dumps(data), "application/json", **auth)
+    else:
+        sessionid, csrf = session
+        headers = {
+            "HTTP_COOKIE": f"sessionid={sessionid}; csrftoken={csrf}",
+            "HTTP_X_CSRFTOKEN": csrf,
+            "HTTP_HX_REQUEST": "true",
+        }
+        if method == "GET":
+            request = factory.get(path, **headers)
+        else:
+            request = factory.post(path, data or {}, **headers)
+    status: list[str] = []
+
+    def start_response(code: str, _headers: Any, _exc: Any = None) -> Any:
+        status.append(code)
+        return lambda _data: None
+
+    cpu0, wall0 = time.thread_time(), time.monotonic()
+    answer = _HANDLER(request.environ, start_response)
+    try:
+        body = b"".join(answer)
+    finally:
+        answer.close()
+    return time.thread_time() - cpu0, time.monotonic() - wall0, int(status[0][:3]), body
+
+
+_HANDLER: Any = None
+
+
+def fan_out(owner: Any, seats: list[int], hands: int) -> None:
+    """One phone saves a hand from its sheet; the table's three other phones, told by
+    their event, ask for the changed rows. What those answers cost, against the POST."""
+    from scorekeeper.models import Game
+    from scorekeeper.services.games import game_create
+
+    game = game_create(
+        owner=owner, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+    )
+    phones = [web_session(owner) for _ in range(4)]
+    posts: list[float] = []
+    firsts: list[float] = []
+    shared: list[float] = []
+    ratios: list[float] = []
+    sizes: list[int] = []
+    warm = 5
+    for i in range(hands + warm):
+        now = Game.objects.get(pk=game.pk)
+        before, marker = now.version, now.hand_count + 1
+        form = {"number": str(marker), "winner": str(seats[i % len(seats)])}
+        post, _, code, _ = wsgi("POST", f"/games/{game.pk}/hands/", phones[0], form)
+        assert code == 200, code
+        after = Game.objects.get(pk=game.pk).version
+        url = f"/games/{game.pk}/live/?v={before}&hand={marker}&sse=1&from={marker}&to={after}"
+        answers = []
+        for phone in phones[1:]:
+            cpu, _, code, body = wsgi("GET", url, phone)
+            assert code == 200, code
+            answers.append(cpu)
+            sizes.append(len(body))
+        if i >= warm:
+            posts.append(post)
+            firsts.append(answers[0])
+            shared.extend(answers[1:])
+            ratios.append(sum(answers) / post)
+    # The same hand through the API (the request bench's POST), for comparison.
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.get_or_create(user=owner)[0].key
+    api_posts = []
+    for i in range(hands):
+        winner = {"winner": seats[i % len(seats)]}
+        cpu, _, code, _ = wsgi("POST", f"/api/v1/games/{game.pk}/hands/", token, winner)
+        assert code == 201, code
+        api_posts.append(cpu)
+    answers_ms = statistics.median(firsts) + statistics.median(shared) * (len(phones) - 2)
+    api_ratio = answers_ms / statistics.median(api_posts)
+    ratio = statistics.median(ratios)
+    verdict = "met" if max(ratio, api_ratio) <= FAN_OUT_GOAL else "NOT met"
+    print(
+        f"a hand seen by the table (1 phone saves it, {len(phones) - 1} ask, {hands} hands): "
+        f"the sheet's POST {statistics.median(posts) * 1000:.2f} ms CPU (the API's "
+        f"{statistics.median(api_posts) * 1000:.2f}); the answers: the first "
+        f"{statistics.median(firsts) * 1000:.2f} ms (renders it), each other "
+        f"{statistics.median(shared) * 1000:.2f} ms (shared), "
+        f"{statistics.median(sizes) / 1024:.1f} KB each; all of them = {ratio:.2f} × the "
+        f"sheet's POST, {api_ratio:.2f} × the API's (goal ≤ {FAN_OUT_GOAL:.0f}: {verdict})"
+    )
+
+
+def storm_report(
+    storm: dict[str, Any],
+    server_cpu: float,
+    session: tuple[str, str],
+    markers: dict[int, int],
+) -> None:
+    """After the events server restarted: which phones were current from their stream's
+    first event alone, and what the others' questions cost Django — asked after their
+    random moment, answered in turn by one web worker (this process's handler)."""
+    import random
+
+    rng = random.Random(20)
+    started = storm["started"]
+    current_at: list[float] = []
+    asks: list[tuple[float, int, int]] = []
+    for game, shown, hello, at in storm["phones"]:
+        if not at:
+            continue
+        if isinstance(hello, int) and hello <= shown:
+            current_at.append(at - started)
+        else:
+            asks.append((at - started + rng.uniform(0, JITTER_SECONDS), game, shown))
+    clock = 0.0
+    django_cpu = 0.0
+    for due, game, shown in sorted(asks):
+        url = f"/games/{game}/live/?v={shown}&hand={markers.get(game, 0)}&sse=1"
+        cpu, wall, code, _ = wsgi("GET", url, session)
+        assert code == 200, code
+        django_cpu += cpu
+        clock = max(clock, due) + wall
+        current_at.append(clock)
+    phones = len(storm["phones"])
+    last = max(current_at) if current_at else float("inf")
+    heard = sorted(at - started for *_, at in storm["phones"] if at)
+    spread = (
+        f"first events heard by half the phones after {statistics.median(heard):.2f}s, "
+        f"95% after {heard[int(len(heard) * 0.95) - 1]:.2f}s, all after {heard[-1]:.2f}s"
+        if heard
+        else "no first event heard"
+    )
+    opened = len(current_at)
+    cpu_ok = django_cpu <= STORM_CPU_GOAL
+    time_ok = last <= CURRENT_WITHIN and opened == phones
+    print(
+        f"the events server restarted, {phones:,} streams opening again at once "
+        f"({storm['failed']} failed): {phones - len(asks):,} phones current from the first "
+        f"event, {len(asks)} behind asked Django; Django CPU {django_cpu:.2f}s "
+        f"(goal ≤ {STORM_CPU_GOAL:.0f}: {'met' if cpu_ok else 'NOT met'}), events server "
+        f"CPU {server_cpu:.2f}s; the last phone current after {last:.2f}s "
+        f"(goal ≤ {CURRENT_WITHIN:.0f}: {'met' if time_ok else 'NOT met'}); {spread}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=1000)
@@ -166,6 +385,10 @@ def main() -> int:
     parser.add_argument("--changes", type=int, default=5, help="games that get a hand")
     parser.add_argument("--long", type=int, default=300, help="hands of the long game")
     parser.add_argument("--port", type=int, default=8340)
+    parser.add_argument("--fanout", type=int, default=30, help="hands the table sees")
+    parser.add_argument(
+        "--behind", type=int, default=10, help="games changed while the server restarts"
+    )
     parser.add_argument(
         "--client", nargs=3, metavar=("HOST", "PORT", "PLAN"), help=argparse.SUPPRESS
     )
@@ -214,38 +437,33 @@ def main() -> int:
         for _ in range(3):
             hand_record(game=short_game, user=owner, hand_input={"winner": seats[1]})
 
-        plan = [[g.pk, capability.issue(g.pk, "watch")] for g in games for _ in range(args.phones)]
+        versions = dict(Game.objects.filter(owner=owner).values_list("pk", "version"))
+        plan = [
+            [g.pk, capability.issue(g.pk, "watch"), versions[g.pk]]
+            for g in games
+            for _ in range(args.phones)
+        ]
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
             json.dump(plan, handle)
         # 4,000 streams from one address: the per-address limit is for the internet.
         env = {**os.environ, "LIVE_MAX_STREAMS_PER_ADDRESS": "0"}
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "scorekeeper.live",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(args.port),
-                "--timeout-graceful-shutdown",
-                "1",
-                "--log-level",
-                "warning",
-                "--backlog",
-                "4096",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
-        import urllib.request
 
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{args.port}/events/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        def start_server() -> subprocess.Popen[bytes]:
+            started = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper.live", "--host", "127.0.0.1",
+                 "--port", str(args.port), "--timeout-graceful-shutdown", "1",
+                 "--log-level", "warning", "--backlog", "4096"],
+                cwd=ROOT, env=env,
+            )  # fmt: skip
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{args.port}/events/health", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            return started
+
+        server = start_server()
         client = subprocess.Popen(
             [sys.executable, __file__, "--client", "127.0.0.1", str(args.port), handle.name],
             stdin=subprocess.PIPE,
@@ -345,6 +563,22 @@ def main() -> int:
             f"the old poll (every 2 s): {per * 1000:.2f} ms CPU per 204 in Django alone × "
             f"{rate:,.0f} req/s = {per * rate:.1f} cores before the HTTP server's own work"
         )
+        fan_out(owner, seats, args.fanout)
+
+        # -- a reconnect storm: the events server restarts while hands are recorded -----
+        server.terminate()
+        server.wait(10)
+        behind_games = [g.pk for g in games[10 : 10 + args.behind]]
+        markers = {}
+        for pk in behind_games:
+            game = Game.objects.get(pk=pk)
+            markers[pk] = game.hand_count + 1
+            hand_record(game=game, user=owner, hand_input={"winner": seats[0]})
+        server = start_server()
+        cpu0 = _cpu_seconds(server.pid)
+        storm = ask("storm")
+        storm_cpu = _cpu_seconds(server.pid) - cpu0
+        storm_report(storm, storm_cpu, web_session(owner), markers)
         client.stdin.write("quit\n")
         client.stdin.flush()
     finally:

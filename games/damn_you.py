@@ -4,7 +4,8 @@ Every hand costs an ante (one chip more for a player dealt a short hand), a chip
 each pass and, when someone goes out, a chip for each card still held; whoever went out
 takes the pot. A player with no chips plays on for free (the widow rule), and the game
 stops as soon as only one player has chips left. A game is one hand dealt by each
-player in turn.
+player in turn, unless the ``game_length`` option asks for several rounds of deals or
+for play until one player holds all the chips.
 
     >>> game = DamnYou()
     >>> config = game.configure(players=[1, 2, 3, 4])
@@ -48,6 +49,31 @@ SHORT_ANTE = 1
 #: The most passes one player can be charged in one hand (a sanity bound on input).
 MAX_PASSES = 500
 OPENING_CARD = "7♦"
+#: ``game_length`` choices: one deal by each player (the original's usual game), a set
+#: number of ``rounds`` (each player deals once a round), or play until one player
+#: holds all the chips (the early end is then the only end, short of ending by hand).
+ONE_DEAL_EACH = "one-deal-each"
+ROUNDS = "rounds"
+ALL_CHIPS = "all-chips"
+GAME_LENGTHS = (ONE_DEAL_EACH, ROUNDS, ALL_CHIPS)
+
+
+def hands_in_game(config: GameConfig) -> int | None:
+    """How many hands the game lasts with its ``game_length`` option (None: until one
+    player holds all the chips).
+
+        >>> hands_in_game(GameConfig("damn-you", (1, 2, 3), None, {}))
+        3
+        >>> hands_in_game(GameConfig("damn-you", (1, 2, 3), None,
+        ...     {"game_length": "rounds", "rounds": 2}))
+        6
+    """
+    length = config.options.get("game_length") or ONE_DEAL_EACH
+    if length == ALL_CHIPS:
+        return None
+    if length == ROUNDS:
+        return len(config.players) * int(config.options.get("rounds") or 1)
+    return len(config.players)
 
 
 def deal_order(config: GameConfig, dealer: int) -> list[int]:
@@ -249,6 +275,25 @@ class DamnYou(Ruleset):
             minimum=1,
             maximum=1000,
         ),
+        Option(
+            "game_length",
+            "Game length",
+            ONE_DEAL_EACH,
+            GAME_LENGTHS,
+            "How long the game lasts: one deal by each player, as the original usually "
+            "plays; the deal round the table as many times as Rounds says; or play on "
+            "until one player holds all the chips.",
+        ),
+        Option(
+            "rounds",
+            "Rounds",
+            2,
+            (1, 2, 3, 4, 5),
+            "With a number of rounds as the game length: how many times each player "
+            "deals (any number from 1 to 20). Ignored with the other game lengths.",
+            minimum=1,
+            maximum=20,
+        ),
     )
     wins_with = "high"
     score_label = "chips"
@@ -308,8 +353,10 @@ class DamnYou(Ruleset):
 
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["ended_by"] == "hands":
+            rounds = (hands_in_game(config) or 0) // len(config.players)
+            each = "one hand" if rounds == 1 else f"{rounds} hands"
             raise RuleError(
-                f"the game is over after hand {number - 1} (one hand dealt by each player)"
+                f"the game is over after hand {number - 1} ({each} dealt by each player)"
             )
         if carry["ended_by"]:
             holder = mention(carry["sole_holder"])
@@ -333,7 +380,7 @@ class DamnYou(Ruleset):
         }
         if fold.sole_holder is not None:
             after.update(sole_holder=fold.sole_holder, ended_by="early")
-        elif number == len(config.players):
+        elif number == hands_in_game(config):
             after.update(ended_by="hands")
         else:
             after = self._check_next_ante(config, after, number + 1)
@@ -350,7 +397,6 @@ class DamnYou(Ruleset):
         *,
         closed: bool,
     ) -> GameState:
-        n = len(config.players)
         start = int(config.options.get("starting_chips", 20))
         chips = dict(zip(config.players, carry["chips"], strict=True))
         ended_by = carry["ended_by"]
@@ -376,7 +422,7 @@ class DamnYou(Ruleset):
             extras={
                 "pot": carry["pot"],
                 "starting_chips": start,
-                "hands_total": n,
+                "hands_total": hands_in_game(config),
                 "closing_ante": carry["closing_ante"],
             },
             ended_by=ended_by,
@@ -424,7 +470,8 @@ class DamnYou(Ruleset):
             chips[hand.winner] += pot
             pot = 0
             holders = chip_holders(chips)
-            if len(holders) == 1 and number < len(config.players):
+            last = hands_in_game(config)
+            if len(holders) == 1 and (last is None or number < last):
                 sole = holders[0]
         outcome = HandOutcome(
             number=number,

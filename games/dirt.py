@@ -141,6 +141,16 @@ class Dirt(Ruleset):
             "52-card decks with two jokers each. Default by players: 2 for 3 players, "
             "3 for 4–6, 4 for 7 or more. Entered cards are checked against them.",
         ),
+        # A reading the original leaves open: it changes play, not the score sheet.
+        Option(
+            "stuck_draw",
+            "Nothing to lay",
+            "one",
+            ("one", "until-playable"),
+            "The original does not say what a player with no card to lay does. one: "
+            "draw one card and lay it if it fits, else the turn passes; until-playable: "
+            "keep drawing until a card fits, then lay it.",
+        ),
     )
     supports_teams = True
     wins_with = "low"
@@ -151,7 +161,7 @@ class Dirt(Ruleset):
         self._decks: dict[int, tuple[Counter[str], str]] = {}
 
     def default_options(self, n_players: int) -> dict[str, Any]:
-        return {"ten_points": 1, "decks": default_decks(n_players)}
+        return {"ten_points": 1, "decks": default_decks(n_players), "stuck_draw": "one"}
 
     def dirt_ranks(self, variant: str | None) -> tuple[str, ...]:
         v = self.variant(variant)

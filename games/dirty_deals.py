@@ -279,10 +279,25 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                 )
         except RuleError as error:
             found.add(error)
+    elif bower is not None and not bower_in and not _about_surplus(found):
+        # Every card is always in someone's hand (tricks merge into the winner's), so
+        # a bower that is not surplus is held by another player, who earns the bonus.
+        found.add(
+            RuleError(
+                f"the bower {bower} is not in the claimant's surplus, so another player "
+                "holds it: say who (or, if the claimant holds it, add it to the surplus)",
+                "bower_holder",
+            )
+        )
     found.raise_if_any()
     assert winner is not None
     assert suit is not None
     return DirtyDealsHand(winner, suit, surplus, count, bower_in, holder)
+
+
+def _about_surplus(found: Problems) -> bool:
+    """Whether the surplus could not be read (so where the bower is is unknown)."""
+    return any(e.field in ("surplus", "surplus_count", "bower_in_surplus") for e in found.errors)
 
 
 class DirtyDeals(Ruleset):

@@ -100,6 +100,17 @@ class DirtyUno(Ruleset):
             "hand, and the highest score wins. penalty: everyone scores the cards left in "
             "their own hand, and the lowest score wins.",
         ),
+        # A reading of the original (the first card counts as the dealer's play, with
+        # no exception named): it changes the play, not the score sheet.
+        Option(
+            "first_wild_draw_four",
+            "First card a Wild Draw Four",
+            "counts",
+            ("counts", "reshuffle"),
+            "counts: the dealer names the colour and the first player draws four and "
+            "misses their turn. reshuffle: as in standard UNO, it goes back into the pile "
+            "and another card is turned.",
+        ),
     )
     # The default (standard) scoring; penalty scoring is won low: see wins_with_for.
     wins_with = "high"

@@ -67,6 +67,25 @@ class ScrewYourNeighbour(Ruleset):
             "The first player to win this many hands wins the game. Choose 0 to play "
             "without a target and end the game by hand.",
         ),
+        # Readings of the original where a table could play it either way. They change
+        # how the table plays, not what the sheet scores: the rules text follows them.
+        Option(
+            "joker_switch",
+            "Joker laid alone: Switch swap",
+            "no",
+            ("no", "yes"),
+            "The original both says a joker acts as a Switch and that a joker cannot make "
+            "the Switch swap. no: the joker takes the power of the card beneath it but "
+            "nobody swaps; yes: it is a full Switch, swap included.",
+        ),
+        Option(
+            "two_joker_pickup",
+            "2 + joker Match: cards picked up",
+            4,
+            (4, 6),
+            "The original says the next player picks up 4 additional cards. 4: four in "
+            "all (a 2 doubled); 6: the 2's two cards plus four more.",
+        ),
     )
     wins_with = "high"
     score_label = "hand wins"

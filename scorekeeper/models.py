@@ -308,11 +308,14 @@ class Invite(models.Model):
 
 class Guest(models.Model):
     """Somebody who joined a game by a score link and gave a name (once, kept in their
-    browser's session): the hands they record, correct or undo name them."""
+    browser's session): the hands they record, correct or undo name them. Removing one
+    guest (``removed_at``) shuts that phone out and keeps the row, as revoking a link
+    does, while the link's other guests play on."""
 
     invite = models.ForeignKey(Invite, on_delete=models.CASCADE, related_name="guests")
     name = models.CharField(max_length=40)
     created_at = models.DateTimeField(default=timezone.now)
+    removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["invite", "created_at", "id"]

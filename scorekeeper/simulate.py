@@ -137,7 +137,8 @@ def deals_hand(
     surplus = rng.sample(others, count)
     hand: dict[str, Any] = {"winner": winner, "suit": suit, "surplus": surplus}
     holder = None
-    if BOWER[suit] not in surplus and rng.random() < 0.4:
+    if BOWER[suit] not in surplus:
+        # Every card is in someone's hand: a bower not in the surplus is another's.
         holder = rng.choice([p for p in config.players if p != winner])
     hand["bower_holder"] = holder
     return hand

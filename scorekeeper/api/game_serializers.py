@@ -304,7 +304,12 @@ class GameSummarySerializer(OutputSerializer):
     target_wins = INT(required=False, help_text="screw-your-neighbour: wins to win (0: no end).")
     pot = INT(required=False, help_text="damn-you: chips in the pot.")
     starting_chips = INT(required=False, help_text="damn-you")
-    hands_total = INT(required=False, help_text="damn-you: hands (one dealt by each player).")
+    hands_total = INT(
+        required=False,
+        allow_null=True,
+        help_text="damn-you: hands the game lasts (its game_length option); null when it "
+        "goes on until one player holds all the chips.",
+    )
     closing_ante = AntePaidSerializer(
         many=True,
         allow_null=True,

@@ -156,7 +156,10 @@ class GamesApi(APIView):
         options = serializers.DictField(
             required=False,
             allow_null=True,
-            help_text="House-rule options by name; defaults fill the rest.",
+            help_text="House-rule options by name; defaults fill the rest. "
+            "GET /api/v1/rulesets/{slug}/ lists each game's options with their default "
+            "and choices (e.g. damn-you game_length: one-deal-each, rounds with rounds "
+            "1-20, or all-chips).",
         )
         players = serializers.ListField(
             child=IdField(),
@@ -212,7 +215,16 @@ class GamesApi(APIView):
                     "teams": [[3, 4], [1, 2]],
                     "first_dealer": 3,
                 },
-            )
+            ),
+            OpenApiExample(
+                "D$%n You! over two rounds",
+                request_only=True,
+                value={
+                    "ruleset": "damn-you",
+                    "options": {"starting_chips": 20, "game_length": "rounds", "rounds": 2},
+                    "players": [3, 1, 4, 2],
+                },
+            ),
         ],
         tags=["games"],
     )

@@ -52,7 +52,7 @@ class InviteInputSerializer(serializers.Serializer):
     )
 
 
-def _shareable_game(request: Request, game_id: int) -> Game:
+def shareable_game(request: Request, game_id: int) -> Game:
     access = find_game_access(game_id, request.user, rows=False)
     if access is None:
         raise NotFound(f"There is no game {game_id} that you can see.")
@@ -83,7 +83,7 @@ class GameInvitesApi(APIView):
         tags=["invites"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = _shareable_game(request, game_id)
+        game = shareable_game(request, game_id)
         invites = InviteSerializer(live_invites(game), many=True, context={"request": request})
         return Response(invites.data)
 
@@ -108,7 +108,7 @@ class GameInvitesApi(APIView):
         tags=["invites"],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = _shareable_game(request, game_id)
+        game = shareable_game(request, game_id)
         sent = InviteInputSerializer(data=request.data)
         sent.is_valid(raise_exception=True)
         invite = invite_create(
@@ -136,7 +136,7 @@ class GameInviteApi(APIView):
         tags=["invites"],
     )
     def delete(self, request: Request, game_id: int, invite_id: int) -> Response:
-        game = _shareable_game(request, game_id)
+        game = shareable_game(request, game_id)
         invite = live_invites(game).filter(pk=invite_id).first() if invite_id <= MAX_ID else None
         if invite is None:
             raise NotFound(f"Game {game_id} has no live invite {invite_id}.")

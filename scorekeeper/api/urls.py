@@ -4,6 +4,7 @@ from scorekeeper.api import (
     auth,
     backup,
     games,
+    guests,
     invites,
     leagues,
     players,
@@ -23,5 +24,6 @@ urlpatterns = [
     *games.urlpatterns,
     *table.urlpatterns,
     *invites.urlpatterns,
+    *guests.urlpatterns,
     *results.urlpatterns,
 ]

@@ -7,6 +7,8 @@
 * :mod:`.hub` — the subscribers of one events process, by game (connections, not state).
 * :mod:`.sources` — where a process learns of changes: one ``LISTEN`` connection on
   PostgreSQL, or one batched version query a second on SQLite.
+* :mod:`.versions` — the version of each watched game, for a stream's first event
+  (from the notifications heard, or one query for all the streams opening together).
 * :mod:`.guard` — what keeps one client from holding its connections (a count per
   address, deadlines for a request's head).
 * :mod:`.asgi` — the events server (``python -m scorekeeper.live``, uvicorn): server-sent
@@ -15,7 +17,10 @@
 
 An event says only which version the game is at and from which hand the sheet changed
 (``{"v": 8, "from": 7}``); the phone then asks ``games/<pk>/live/`` for just those rows
-(:mod:`.delta`). Without JavaScript the sheet refreshes itself (``<noscript>``).
+(:mod:`.delta`), an answer rendered once per game version and shared by the table's
+phones (``scorekeeper.web.live_answer``). A stream's first event (``hello``) says which
+version its game is at (:mod:`.versions`): only a phone that is behind asks for more.
+Without JavaScript the sheet refreshes itself (``<noscript>``).
 """
 
 #: The PostgreSQL channel every change goes to (one for all games: a process fans out).

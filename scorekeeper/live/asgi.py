@@ -37,7 +37,8 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from scorekeeper.live import capability, guard, sources  # noqa: E402
-from scorekeeper.live.hub import Hub  # noqa: E402
+from scorekeeper.live.hub import Hub, hello  # noqa: E402
+from scorekeeper.live.versions import Versions  # noqa: E402
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -71,6 +72,8 @@ class EventsApp:
         self, *, heartbeat: float = HEARTBEAT_SECONDS, max_per_address: int | None = None
     ) -> None:
         self.hub = Hub()
+        #: The version of each watched game, for a stream's first event (``hello``).
+        self.versions = Versions(sources.versions_of, watches=self.hub.watches)
         #: The path the pages' stream URLs start with (settings.LIVE_EVENTS_URL).
         self.prefix = urlsplit(settings.LIVE_EVENTS_URL).path or DEFAULT_PATH
         self.heartbeat = heartbeat
@@ -96,9 +99,11 @@ class EventsApp:
         self.ready = asyncio.Event()
         database = settings.DATABASES["default"]
         if database["ENGINE"] == "django.db.backends.postgresql":
-            runner = sources.listen(self.hub, sources.conninfo(database), self.ready)
+            runner = sources.listen(
+                self.hub, sources.conninfo(database), self.ready, versions=self.versions
+            )
         else:
-            runner = sources.poll(self.hub, ready=self.ready)
+            runner = sources.poll(self.hub, ready=self.ready, versions=self.versions)
         self._loop = asyncio.get_running_loop()
         self._source = self._loop.create_task(runner)
         self._end_streams_on_exit()
@@ -215,6 +220,7 @@ class EventsApp:
         self, game: int, receive: Receive, send: Send, *, invite: int | None = None
     ) -> None:
         subscriber = self.hub.subscribe(game, invite)
+        # Subscribed before the version is read: a change meanwhile is queued, not lost.
 
         async def watch() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -231,6 +237,8 @@ class EventsApp:
                     "more_body": True,
                 }
             )
+            version = await self.versions.of(game)
+            await send({"type": "http.response.body", "body": hello(version), "more_body": True})
             while True:
                 message = await subscriber.next(self.heartbeat)
                 if message is None:
@@ -241,6 +249,8 @@ class EventsApp:
         finally:
             self.hub.unsubscribe(subscriber)
             watcher.cancel()
+            if not self.hub.watches(game):
+                self.versions.forget([game])  # nobody here watches it: no longer heard of
         with contextlib.suppress(OSError):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
 

@@ -32,6 +32,15 @@ def encode_tools(revision: int | None) -> bytes:
 
 
 RESYNC = encode(None, None)
+
+
+def hello(version: int | None) -> bytes:
+    """A stream's first event: the version its game is at (``{"v": 8}``), so that a phone
+    showing it asks nothing; None: unknown (the phone asks for the sheet)."""
+    data = json.dumps({"v": version}, separators=(",", ":"))
+    return f"event: hello\ndata: {data}\n\n".encode()
+
+
 #: An event, not a comment, so that the page sees it: a stream silent for much longer
 #: is dead (a phone's network dropped it without a word) and is opened again.
 HEARTBEAT = b"event: ping\ndata: 0\n\n"
@@ -121,6 +130,9 @@ class Hub:
         for watchers in list(self._games.values()):
             for subscriber in list(watchers):
                 subscriber.close()
+
+    def watches(self, game: int) -> bool:
+        return game in self._games
 
     def games(self) -> list[int]:
         return list(self._games)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from scorekeeper.live import CHANNEL, notify
 from scorekeeper.live.hub import RESYNC, Hub, encode, encode_tools
+from scorekeeper.live.versions import Versions
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -64,9 +65,9 @@ def conninfo(database: Mapping[str, Any]) -> str:
     return make_conninfo(**{k: v for k, v in options.items() if v is not None})
 
 
-def deliver(hub: Hub, text: str) -> int:
+def deliver(hub: Hub, text: str, versions: Versions | None = None) -> int:
     """Publish one NOTIFY payload to the subscribers of its game (a revoked link: end
-    its guests' streams)."""
+    its guests' streams), noting the game's version for the streams that open next."""
     revoked = notify.parse_revoked(text)
     if revoked is not None:
         return hub.revoke(*revoked)
@@ -78,10 +79,14 @@ def deliver(hub: Hub, text: str) -> int:
         log.warning("live: ignored a malformed notification %r", text)
         return 0
     game, version, first = parsed
+    if versions is not None and hub.watches(game):
+        versions.heard(game, version)
     return hub.publish(game, encode(version, first))
 
 
-async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None:
+async def listen(
+    hub: Hub, dsn: str, ready: asyncio.Event | None = None, versions: Versions | None = None
+) -> None:
     """Forward every notification on :data:`CHANNEL` to the hub, for ever."""
     import psycopg
 
@@ -92,6 +97,8 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
             async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 if connected_before:
+                    if versions is not None:
+                        versions.forget()  # changes may have been missed
                     hub.broadcast(RESYNC)
                     await end_revoked(hub)
                 connected_before = True
@@ -99,7 +106,7 @@ async def listen(hub: Hub, dsn: str, ready: asyncio.Event | None = None) -> None
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():
-                    deliver(hub, note.payload)
+                    deliver(hub, note.payload, versions)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the database restarted, the network dropped…
@@ -167,12 +174,20 @@ def _tool_revisions(ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
+async def versions_of(games: list[int]) -> dict[int, int]:
+    """The versions of these games (one query a batch), for :class:`Versions`."""
+    return await orm(_versions, games)
+
+
 async def poll(
-    hub: Hub, interval: float = POLL_SECONDS, ready: asyncio.Event | None = None
+    hub: Hub,
+    interval: float = POLL_SECONDS,
+    ready: asyncio.Event | None = None,
+    versions: Versions | None = None,
 ) -> None:
     """Compare the watched games' versions once every ``interval`` seconds."""
 
-    def versions(
+    def read(
         ids: list[int], invites: list[int]
     ) -> tuple[dict[int, int], list[int], dict[int, int]]:
         return _versions(ids), _revoked(invites) if invites else [], _tool_revisions(ids)
@@ -186,7 +201,7 @@ async def poll(
             links = hub.invites()
             found: tuple[dict[int, int], list[int], dict[int, int]] | None
             try:
-                found = await orm(versions, ids, list(links))
+                found = await orm(read, ids, list(links))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -204,6 +219,8 @@ async def poll(
                     hub.revoke(links[invite], invite)
                 for game in ids:
                     version = now.get(game)
+                    if versions is not None:
+                        versions.heard(game, version)
                     if game in known and known[game] != version:
                         hub.publish(game, encode(version, None))
                     known[game] = version

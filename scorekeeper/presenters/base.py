@@ -140,6 +140,10 @@ class Presenter:
         """How many hands the game has, when it has a fixed number."""
         return None
 
+    def option_choice(self, option: str, choice: int | str) -> str:
+        """How the new-game form names ``choice`` of the house-rule ``option``."""
+        return str(choice)
+
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
@@ -221,6 +225,24 @@ class Presenter:
         """Add what this game's entry offers (chips, suits…) to ``panel``; ``facts`` are
         the hand's (the engine's next hand, or the stored hand's extras when correcting
         one), ``previous`` the totals before it."""
+
+    # -- hands entered ahead of the server (a phone offline) ------------------------------
+
+    def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
+        """The engine's facts of hand ``number`` (after the hand in play), as a phone that
+        cannot reach the server knows them before the hands between are saved: the same
+        mapping as ``state.next_hand`` would be then. None when they hang on how those
+        hands go (the hand's number and dealer are known all the same)."""
+        return None
+
+    def provisional(self, state: GameState) -> dict[str, Any] | None:
+        """How a hand waiting on a phone shows on the grid before the server scores it,
+        applying the pad's card table: ``points`` "left" (each player scores the cards
+        left in hand, whoever went out 0), "takes" (whoever went out scores every other
+        hand's cards) or "wins" (whoever won the hand scores one win); ``totals`` whether
+        the running totals follow from those alone. None: the row shows what was entered
+        and waits for the server's points."""
+        return None
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
         """The card buttons of the hand's pad, with the engine's points for each (the

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from scorekeeper.web.sheet_panel import Panel
 
 
+#: The new-game form's words for the game_length option's choices.
+GAME_LENGTH_CHOICES = {
+    "one-deal-each": "One deal by each player",
+    "rounds": "A number of rounds",
+    "all-chips": "Until one player has all chips",
+}
+
+
 class DamnYouPresenter(Presenter):
     slug = "damn-you"
     entry_template = "games/_entry_damn_you.html"
@@ -27,7 +35,14 @@ class DamnYouPresenter(Presenter):
         return "most chips win"
 
     def game_goal(self, rules: Ruleset) -> str:
-        return "one deal by each player; most chips wins"
+        return "one deal by each player (or the game length you set); most chips wins"
+
+    def option_choice(self, option: str, choice: int | str) -> str:
+        return (
+            GAME_LENGTH_CHOICES.get(str(choice), str(choice))
+            if option == "game_length"
+            else (str(choice))
+        )
 
     def final_score(self, row: StandingRow) -> str:
         return plural(int(row.score), "chip")

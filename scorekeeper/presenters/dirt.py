@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games import GameState, HandOutcome, Ruleset
+from games.base import next_hand_of
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
 from games.dirt import card_points
 from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand, PenaltyButton, TableTools
@@ -62,6 +63,24 @@ class DirtPresenter(LeftInHand):
         game_pk: int,
     ) -> None:
         panel.dirt_rank = str(facts.get("dirt_rank", ""))
+
+    def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
+        # The variant's sequence of dirt ranks fixes every hand's rank in advance.
+        ranks = [str(r) for r in state.extras.get("dirt_ranks") or []]
+        if not 1 <= number <= len(ranks):
+            return None
+        return next_hand_of(
+            state.config,
+            number - 1,
+            dirt_rank=ranks[number - 1],
+            hands_left=len(ranks) - number + 1,
+        )
+
+    def provisional(self, state: GameState) -> dict[str, Any] | None:
+        # Partner Dirt scores teams by a rule of the fold: its rows wait for the server.
+        if state.config.teams:
+            return None
+        return {"points": "left", "totals": True}
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any]:
         ten = int(state.config.options.get("ten_points", 1))

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from games import GameState, HandOutcome, Ruleset
+from games.base import next_hand_of
 from games.cards import UNO_COLOUR_NAMES, UNO_COLOURS, parse_uno, uno_deck
-from games.dirty_uno import TARGET
+from games.dirty_uno import REMINDER, TARGET
 from games.dirty_uno import card_points as uno_points
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, LeftInHand
@@ -54,6 +55,16 @@ class DirtyUnoPresenter(LeftInHand):
         game_pk: int,
     ) -> None:
         panel.reminder = str(state.next_hand.get("reminder", "")) if state.next_hand else ""
+
+    def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
+        # Every hand is played alike until a score passes 500 (which only the server sees).
+        return next_hand_of(state.config, number - 1, reminder=REMINDER)
+
+    def provisional(self, state: GameState) -> dict[str, Any] | None:
+        # A score landing on 500 goes back to 0, a rule of the fold: the hand's points
+        # show, the totals wait for the server.
+        penalty = state.config.options.get("scoring", "standard") == "penalty"
+        return {"points": "left" if penalty else "takes", "totals": False}
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any]:
         values = []

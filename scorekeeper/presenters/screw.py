@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import GameState, HandOutcome, Ruleset
+from games.base import next_hand_of
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, plural
 
@@ -59,3 +60,17 @@ class ScrewPresenter(Presenter):
 
     def line_unit(self, score: int) -> str:
         return "win" if score == 1 else "wins"
+
+    def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
+        # Nothing but the deal changes from hand to hand.
+        return next_hand_of(state.config, number - 1)
+
+    def provisional(self, state: GameState) -> dict[str, Any] | None:
+        return {"points": "wins", "totals": True}
+
+    def option_choice(self, option: str, choice: int | str) -> str:
+        return (
+            "0 — no target, end by hand"
+            if (option, choice) == ("target_wins", 0)
+            else (str(choice))
+        )

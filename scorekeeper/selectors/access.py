@@ -135,6 +135,9 @@ def _guest_role(game: Game, link: GuestLink) -> tuple[Role, Invite | None, Guest
     guest = None
     if invite.role == InviteRole.SCORE and link.guest_id is not None:
         guest = Guest.objects.filter(pk=link.guest_id, invite_id=invite.pk).first()
+        if guest is not None and guest.removed_at is not None:
+            # Removed by the owner: this phone is shut out, not demoted to watching.
+            return Role.NONE, None, None
     return (Role.SCORER if guest is not None else Role.WATCHER), invite, guest
 
 
@@ -191,12 +194,12 @@ def find_game_access(
     return access if access.may_view else None
 
 
-#: What the live poll's access decision and version check read of the game row, in the
-#: model's order (``Model.from_db`` takes them so).
+#: What the live poll's access decision, version check and shared answer's key read of
+#: the game row, in the model's order (``Model.from_db`` takes them so).
 POLL_FIELDS = tuple(
     field.attname
     for field in Game._meta.concrete_fields
-    if field.attname in {"id", "owner_id", "league_id", "status", "version"}
+    if field.attname in {"id", "owner_id", "league_id", "status", "version", "updated_at"}
 )
 POLL_ROW = f"SELECT {', '.join(POLL_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
 

@@ -35,6 +35,21 @@ def guest_of_invite(guest_id: int, invite: Invite) -> Guest | None:
     return Guest.objects.filter(pk=guest_id, invite=invite).first()
 
 
+def present_guests(game: Game | int) -> QuerySet[Guest]:
+    """The guests of a game's live links whom the owner has not removed, oldest first."""
+    game_id = game if isinstance(game, int) else game.pk
+    return Guest.objects.filter(
+        invite__game_id=game_id, invite__revoked_at__isnull=True, removed_at__isnull=True
+    ).order_by("created_at", "id")
+
+
+def was_removed(guest_id: int | None, invite_id: int) -> bool:
+    """Whether the guest a browser joined as was removed from the game by its owner."""
+    if guest_id is None:
+        return False
+    return Guest.objects.filter(pk=guest_id, invite_id=invite_id, removed_at__isnull=False).exists()
+
+
 def revision_author(rev: HandRevision) -> str:
     """Who made one version of a hand: "Maya (guest)", an account's username, or
     "someone" once that account is gone."""

@@ -48,6 +48,19 @@ def invite_revoke(*, invite: Invite, user: User) -> None:
         notify.invite_revoked(invite.game_id, invite.pk)
 
 
+def guest_remove(*, guest: Guest, user: User) -> None:
+    """Shut one guest out: their phone may no longer enter hands or see the game, from
+    their next request on, while the link and its other guests work as before. The row
+    stays, so the hands they recorded still name them. Their live stream is told as a
+    revoked link's are (it resyncs, and the sheet it asks for is refused); the others on
+    the link reconnect at once."""
+    _check_may_share(user, guest.invite.game)
+    now = timezone.now()
+    if Guest.objects.filter(pk=guest.pk, removed_at__isnull=True).update(removed_at=now):
+        guest.removed_at = now
+        notify.invite_revoked(guest.invite.game_id, guest.invite_id)
+
+
 def guest_join(*, invite: Invite, name: str) -> Guest:
     """A guest following a live score link, under the name they gave."""
     if not isinstance(name, str) or not name.strip():

@@ -61,6 +61,7 @@ from scorekeeper.web.access import (
     holds_link,
 )
 from scorekeeper.web.forms import Entry
+from scorekeeper.web.live_answer import answer_key, shared_answer
 from scorekeeper.web.scoreboard import build_scoreboard
 from scorekeeper.web.table import tools_for
 
@@ -125,13 +126,23 @@ def _rows_by_version(game: Game) -> SheetRows:
     Django's cache. Every write to its hands, and every rename, recolour or merge of its
     players, makes a new version; the moment it was saved tells a game apart from an
     earlier one that had its id."""
-    key = f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    key = _rows_key(game)
     rows = cache.get(key)
     if rows is None:
         with_rows(game)
         rows = SheetRows(game_state(game), player_names(game), game_markers(game))
         cache.set(key, rows)
     return rows
+
+
+def _rows_key(game: Game) -> str:
+    return f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+
+
+def _keep_rows(game: Game, state: GameState) -> None:
+    """A hand write's whole state kept as the rows of the game's new version: the other
+    phones at the table, asking for that hand next, read and fold no hand."""
+    cache.add(_rows_key(game), SheetRows(state, player_names(game), game_markers(game)))
 
 
 def _seat_ids(game: Game) -> list[int]:
@@ -244,23 +255,32 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     found = find_poll_access(pk, request.user, guest_link(request, pk))
     if found is None:
         if getattr(request, "htmx", None):
-            gone = "The link to that game was revoked." if holds_link(request, pk) else ""
-            messages.info(request, gone or "That game was deleted.")
+            if holds_link(request, pk):  # the page says why, and keeps an entry begun
+                return HttpResponseClientRedirect(reverse("game_access_ended", args=[pk]))
+            messages.info(request, "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404(NOT_YOURS)
     current = found.game.version
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
-    context = _sheet_context(request, _reload(found, _sheet_game()))
-    marker = context["hand_marker"]
-    seen = request.GET.get("hand", "")
-    hand_changed = seen != marker
-    notice = _change_notice(seen, marker, enters=found.may_record) if hand_changed else ""
-    context["notice"] = notice
-    context["oob"] = True
-    context["refresh_panel"] = hand_changed
-    context.update(grid_delta(request, context, current))
-    return render(request, "games/_live.html", context)
+
+    def answer(csrf: str) -> tuple[HttpResponse, str]:
+        context = _sheet_context(request, _reload(found, _sheet_game()))
+        marker = context["hand_marker"]
+        seen = request.GET.get("hand", "")
+        hand_changed = seen != marker
+        notice = _change_notice(seen, marker, enters=found.may_record) if hand_changed else ""
+        context["notice"] = notice
+        context["oob"] = True
+        context["refresh_panel"] = hand_changed
+        context["csrf_token"] = csrf
+        context.update(grid_delta(request, context, current))
+        panel = context["panel"]
+        key = panel.idempotency_key if panel is not None and hand_changed else ""
+        return render(request, "games/_live.html", context), key
+
+    key = answer_key(request, found, _wants_every_hand(request))
+    return shared_answer(request, found, key, answer)
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
@@ -357,6 +377,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             flash += " The game is over."
     if getattr(request, "htmx", None):
         after, state = _after_write(access, written)
+        _keep_rows(after.game, state)
         return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
@@ -413,6 +434,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         flash = flash.replace("saved", "corrected")
     if getattr(request, "htmx", None):
         after, state = _after_write(access, written)
+        _keep_rows(after.game, state)
         return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)

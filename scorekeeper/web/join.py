@@ -3,7 +3,11 @@
 ``/join/<token>/`` lets a phone into the one game its invite is for. A ``watch`` link
 opens the live sheet, read-only; a ``score`` link first asks for a name (once: the
 browser's session remembers it), then the phone records, corrects and undoes hands
-through the same sheet pages and services as an account. What the session holds is
+through the same sheet pages and services as an account. A phone whose access ended
+(its link revoked, or its guest removed by the owner) is shown why, by
+``/games/<id>/ended/``, with the hand it was entering kept on the phone as a draft
+(``static/js/kept-draft.js``); a removed guest cannot join again by the same link.
+What the session holds is
 only which invite (and which guest) it joined with; every request reads the invite
 afresh (``selectors.access``), so a revoked link shuts its guests out at their next
 request.
@@ -27,9 +31,9 @@ from scorekeeper.models import Game, Invite, InviteRole
 from scorekeeper.security import rate_limit
 from scorekeeper.selectors.access import Role, game_access
 from scorekeeper.selectors.games import player_names
-from scorekeeper.selectors.invites import live_invite_by_token
+from scorekeeper.selectors.invites import live_invite_by_token, was_removed
 from scorekeeper.services.invites import GUEST_NAME_MAX, guest_join
-from scorekeeper.web.access import guest_link, remember_link
+from scorekeeper.web.access import guest_link, holds_link, remember_link, request_access
 
 #: Session key: the name a guest gave last, offered again on the next score link.
 SESSION_NAME = "guest_name"
@@ -61,9 +65,12 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if invite is None:  # revoked, or mistyped: the app's page, saying what to do
         return render(request, "join/dead.html", status=404)
     game = invite.game
-    held = game_access(game, request.user, guest_link(request, game.pk))
+    link = guest_link(request, game.pk)
+    held = game_access(game, request.user, link)
     if held.may_manage:
         return redirect("game_sheet", pk=game.pk)
+    if link is not None and link.invite_id == invite.pk and was_removed(link.guest_id, invite.pk):
+        return _ended(request, game.pk, removed=True)
     if invite.role == InviteRole.WATCH:
         # A phone that already keeps score keeps doing so.
         if held.role is not Role.SCORER:
@@ -99,6 +106,25 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "join/name.html", context, status=status)
 
 
+def _ended(request: HttpRequest, pk: int, *, removed: bool) -> HttpResponse:
+    return render(request, "join/ended.html", {"pk": pk, "removed": removed}, status=403)
+
+
+@require_GET
+@rate_limit("join", methods=("GET",))
+def access_ended(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where a guest's sheet sends them when their access ends: why (the link revoked,
+    or they were removed), and the entry they had begun, read back from the phone's own
+    storage by script (the page shows nothing of the game itself)."""
+    if not holds_link(request, pk):
+        raise Http404("This page is for a phone that joined a game by link.")
+    if request_access(request, pk, rows=False) is not None:  # let in again meanwhile
+        return redirect("game_sheet", pk=pk)
+    link = guest_link(request, pk)
+    removed = link is not None and was_removed(link.guest_id, link.invite_id)
+    return _ended(request, pk, removed=removed)
+
+
 @require_GET
 @rate_limit("join-qr", methods=("GET",))
 def join_qr(request: HttpRequest, token: str) -> HttpResponse:
@@ -121,6 +147,7 @@ def join_qr(request: HttpRequest, token: str) -> HttpResponse:
 
 
 urlpatterns = [
+    path("games/<int:pk>/ended/", access_ended, name="game_access_ended"),
     path("join/<str:token>/", join, name="join"),
     path("join/<str:token>/qr.svg", join_qr, name="join_qr"),
 ]

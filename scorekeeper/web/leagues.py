@@ -51,6 +51,7 @@ from scorekeeper.selectors.leagues import (
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.validation import optional_id, page_number
+from scorekeeper.web.league_charts import meetings_chart, rating_race_chart
 
 HISTORY_PAGE = 15
 #: From this many games back, the history reads the league's game count to page from the
@@ -216,10 +217,10 @@ def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
         tab["query"] = _query(request.GET, standings=tab["slug"])
         tab["current"] = tab["slug"] == scope
     total = next((t["players"] for t in tabs if t["current"]), 0)
+    standings = standings_for_league(league, scope, limit=None if everyone else STANDINGS_SHOWN)
     return {
-        "standings": standings_for_league(
-            league, scope, limit=None if everyone else STANDINGS_SHOWN
-        ),
+        "standings": standings,
+        "race": rating_race_chart(league, scope, standings, ruleset_name(scope)),
         "standings_scope": scope,
         "standings_name": ruleset_name(scope),
         "standings_tabs": tabs,
@@ -352,6 +353,7 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
     b = by_id.get(_int(request.GET.get("b")) or 0)
     error = ""
     record = None
+    timeline = None
     together: list[dict[str, Any]] = []
     if "a" in request.GET or "b" in request.GET:
         if a is None or b is None:
@@ -360,6 +362,7 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
             error = "Pick two different players."
     if a is not None and b is not None and not error:
         record = head_to_head(league, a.pk, b.pk)
+        timeline = meetings_chart(league, a, b, record)
         together = game_rows(
             list(league_games(league, players=[a.pk, b.pk], status="finished")[:10]),
             highlight=a.pk,
@@ -372,6 +375,7 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
         "a": a,
         "b": b,
         "record": record,
+        "timeline": timeline,
         "together": together,
         "error": error,
     }

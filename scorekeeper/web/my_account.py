@@ -3,7 +3,9 @@ download, the API tokens I hold, the sign-up invitations I made (when the instan
 users invite), and deleting the account.
 
 Each action is a plain form posted to its own address, answered by a redirect back with
-a message, or by the page again with the form's errors."""
+a message, or by the page again with the form's errors. What cannot be undone (revoking
+the API token, withdrawing an invitation, deleting the account) first shows a page
+saying what it does (a GET of the same address), whose button makes the POST."""
 
 from __future__ import annotations
 
@@ -131,9 +133,28 @@ def account_download(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _confirm(request: HttpRequest, **context: Any) -> HttpResponse:
+    return render(request, "accounts/confirm.html", context)
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def token_revoke(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        if not account_tokens(_user(request)).exists():
+            return redirect("account")
+        return _confirm(
+            request,
+            heading="Revoke your API token?",
+            points=[
+                "Every app or script that uses it is signed out at once and cannot read "
+                "or change anything of yours with it again.",
+                "This cannot be undone: an app gets a new token only by signing in to "
+                "the API again.",
+            ],
+            action=reverse("account_token_revoke"),
+            button="Revoke the token",
+        )
     # (DRF keeps one token per account: revoking it is revoking them all.)
     if account_tokens(_user(request)).delete()[0]:
         messages.success(request, "The API token is revoked: clients using it are signed out.")
@@ -156,8 +177,25 @@ def invitation_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def invitation_delete(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    if request.method == "GET":
+        invitation = account_invitations(_user(request)).filter(pk=invitation_id).first()
+        if invitation is None:
+            return redirect("account")
+        made = f"{invitation.uses} of {invitation.max_uses}"
+        return _confirm(
+            request,
+            heading="Withdraw this invitation?",
+            points=[
+                f"Its link{f' (for {invitation.note})' if invitation.note else ''} stops "
+                "working at once: nobody else can sign up with it.",
+                f"The accounts already made with it ({made} used) stay as they are.",
+                "This cannot be undone: to invite someone again, make a new invitation.",
+            ],
+            action=reverse("account_invitation_delete", args=[invitation.pk]),
+            button="Withdraw the invitation",
+        )
     if account_invitations(_user(request)).filter(pk=invitation_id).delete()[0]:
         messages.success(request, "The invitation is withdrawn.")
     return redirect("account")

@@ -125,6 +125,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
 
 
 def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
+    shows = presenter_for(rules.slug)
     fields = []
     for option in rules.options:
         value = entry.options.get(option.name, "")
@@ -137,9 +138,7 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
         if option.default is None:
             choices.append({"value": "", "label": "Automatic (by number of players)"})
         for choice in option.choices:
-            label = str(choice)
-            if option.name == "target_wins" and choice == 0:
-                label = "0 — no target, end by hand"
+            label = shows.option_choice(option.name, choice)
             if choice == option.default:
                 label += " (default)"
             choices.append({"value": str(choice), "label": label})
@@ -149,7 +148,9 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
                 "kind": "select",
                 "value": value,
                 "choices": choices,
-                "default": option.default,
+                "default": None
+                if option.default is None
+                else shows.option_choice(option.name, option.default),
             }
         )
     return fields

@@ -40,6 +40,7 @@ SHELL_STATIC = (
     "css/app.css",
     "css/rules.css",
     "js/pwa.js",
+    "js/who.js",
     "js/rules-offline.js",
     "js/rules-overlay.js",
     "vendor/minisearch/index.js",

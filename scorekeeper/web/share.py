@@ -2,8 +2,9 @@
 
 It shows a link's QR code (drawn by ``web.join``) and the link itself, with a copy
 button and the phone's share sheet where it has one (``static/js/share.js``), makes new
-``score`` and ``watch`` links, lists the live ones, and revokes them. Plain forms: it
-works without JavaScript. Only whoever may change the game may share it.
+``score`` and ``watch`` links, lists the live ones with the guests who joined by each,
+revokes a link, and removes one guest (after a page saying what that does). Plain
+forms: it works without JavaScript. Only whoever may change the game may share it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -28,8 +29,8 @@ from games import RULESETS, RuleError
 from scorekeeper.models import Invite, InviteRole
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import player_names
-from scorekeeper.selectors.invites import live_invites
-from scorekeeper.services.invites import invite_create, invite_revoke
+from scorekeeper.selectors.invites import live_invites, present_guests
+from scorekeeper.services.invites import guest_remove, invite_create, invite_revoke
 from scorekeeper.web.access import game_page
 from scorekeeper.web.join import join_url
 
@@ -45,7 +46,7 @@ def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
         "url": join_url(request, invite),
         "qr": reverse("join_qr", args=[invite.token]),
         "role_text": ROLE_TEXT[InviteRole(invite.role)],
-        "guests": [g.name for g in invite.guests.all()],
+        "guests": [g for g in invite.guests.all() if g.removed_at is None],
         "made": _ago(invite.created_at),
     }
 
@@ -142,9 +143,44 @@ def game_share_revoke(request: HttpRequest, access: GameAccess, invite_id: int) 
     return redirect("game_share", pk=pk)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+@game_page(may="manage", rows=False)
+def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -> HttpResponse:
+    """GET: what removing this guest does, and a button to do it; POST: remove them."""
+    game, user = access.game, access.user
+    assert user is not None  # whoever may manage a game is signed in
+    guest = present_guests(game).select_related("invite").filter(pk=guest_id).first()
+    if guest is None:
+        if request.method == "POST":
+            messages.info(request, "That guest was already removed, or their link revoked.")
+            return redirect("game_share", pk=game.pk)
+        raise Http404("No such guest of this game.")
+    if request.method == "GET":
+        others = present_guests(game).filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
+        context = {
+            "game": game,
+            "guest": guest,
+            "others": [g.name for g in others],
+            "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+        }
+        return render(request, "games/guest_remove.html", context)
+    guest_remove(guest=guest, user=user)
+    messages.success(
+        request,
+        f"{guest.name} was removed: their phone can no longer enter hands of this game.",
+    )
+    return redirect("game_share", pk=game.pk)
+
+
 urlpatterns = [
     path("games/<int:pk>/share/", game_share, name="game_share"),
     path(
         "games/<int:pk>/share/<int:invite_id>/revoke/", game_share_revoke, name="game_share_revoke"
+    ),
+    path(
+        "games/<int:pk>/share/guests/<int:guest_id>/remove/",
+        game_guest_remove,
+        name="game_guest_remove",
     ),
 ]

@@ -16,6 +16,7 @@ from games import GameState
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import Fact, FooterRow, ordinal
+from scorekeeper.web.charts import label_room, short_label, spread_labels
 
 # -- the grid -----------------------------------------------------------------------------
 
@@ -89,6 +90,9 @@ class Series:
     values: list[int]
     last_x: float = 0
     last_y: float = 0
+    #: The end label: the name (cut when long) and its height, nudged off the others.
+    short: str = ""
+    label_y: float = 0
 
 
 @dataclass
@@ -111,6 +115,10 @@ class Chart:
     @property
     def x_label_y(self) -> int:
         return self.bottom + 20
+
+    @property
+    def label_x(self) -> int:
+        return self.right + 12
 
 
 def columns_for(state: GameState, names: Mapping[int, str]) -> list[Column]:
@@ -272,6 +280,8 @@ def ended_by_text(state: GameState, names: Mapping[int, str]) -> str:
 
 
 SERIES_CLASSES = 8
+#: The end labels' font size (as the axis labels: 14 px or more on a phone).
+END_LABEL = 16
 
 
 def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
@@ -292,8 +302,9 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
                 line.append(int(hand.totals.get(col.key, 0)))
         values.append(line)
     width, height = 340, 200
-    # Margins fit axis labels of 16 units: at phone width they show at 14 px or more.
-    left, right, top, bottom = 48, 12, 12, 32
+    # Margins fit axis labels of 16 units: at phone width they show at 14 px or more;
+    # at the right, each line's end label (the name).
+    left, right, top, bottom = 48, label_room([c.label for c in columns], END_LABEL), 12, 32
     lo = min(min(v) for v in values)
     hi = max(max(v) for v in values)
     lo = min(lo, 0)
@@ -321,8 +332,12 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
                 values=[line[i] for i in shown],
                 last_x=x(n),
                 last_y=y(line[-1]),
+                short=short_label(col.label),
             )
         )
+    placed = spread_labels([ser.last_y for ser in series], END_LABEL + 2, top + 4, height - 8)
+    for ser, label_y in zip(series, placed, strict=True):
+        ser.label_y = label_y
     step = _nice_step(hi - lo)
     first = (lo // step) * step
     y_ticks = [(y(v), v) for v in range(first, hi + 1, step) if v >= lo]

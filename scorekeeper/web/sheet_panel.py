@@ -17,6 +17,7 @@ from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
 from scorekeeper.web.forms import Entry, PlayerEntry
+from scorekeeper.web.sheet_ahead import build_ahead
 
 # -- the entry panel ----------------------------------------------------------------------
 
@@ -67,6 +68,8 @@ class Panel:
     scoring: str = ""
     storage_key: str = ""
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: The coming hands, for a phone entering them offline (``sheet_ahead``).
+    ahead: dict[str, Any] | None = None
 
 
 def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -174,6 +177,8 @@ def build_panel(
         ]
     shows.fill_panel(panel, state, facts, previous, game.pk)
     panel.pad = shows.card_pad(state, facts)
+    if not editing:
+        panel.ahead = build_ahead(state, names)
     if panel.pad is not None:
         panel.scoring = str(panel.pad["scoring"])
     if error is not None:

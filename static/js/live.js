@@ -54,8 +54,13 @@
       lastHeard = Date.now();
       failedUrl = "";
       mark("events");
-      refresh();   // what changed between the page and the stream
+      awaitHello();   // what changed between the page and the stream, if anything
       tools();
+    });
+    stream.addEventListener("hello", function (e) {
+      if (stream !== source) return;
+      lastHeard = Date.now();
+      onHello(e.data);
     });
     // The table's tools changed (static/js/table-tools.js asks for them).
     stream.addEventListener("tools", function () {
@@ -87,6 +92,29 @@
     if (p && window.htmx) window.htmx.trigger(p, "sk-refresh");
   }
 
+  // ---- the stream's first event: the game's version ----------------------------------
+  // A phone that shows it asks nothing; one that is behind asks after a random moment,
+  // so that a whole room reconnecting (the events server restarted) does not ask Django
+  // at once. A server that says nothing (an older one) is asked as before.
+  var HELLO_WAIT_MS = 3000, JITTER_MS = 1500, helloTimer = 0;
+
+  function awaitHello() {
+    window.clearTimeout(helloTimer);
+    helloTimer = window.setTimeout(refresh, HELLO_WAIT_MS);
+  }
+
+  function onHello(data) {
+    window.clearTimeout(helloTimer);
+    var v = null;
+    try { v = JSON.parse(data).v; } catch (e) { v = null; }
+    if (typeof v === "number" && v <= shownVersion()) return;   // current
+    window.setTimeout(function () {
+      if (typeof v === "number") pending[v] = pending[v] === undefined ? null : pending[v];
+      else pending.whole = true;
+      ask();
+    }, Math.random() * JITTER_MS);
+  }
+
   function onChange(data) {
     var change;
     try { change = JSON.parse(data); } catch (e) { return; }
@@ -95,10 +123,40 @@
     ask();
   }
 
+  // ---- this phone's own write in flight --------------------------------------------
+  // The event of a hand saved here arrives before the save's answer (which brings the
+  // new sheet): wait for that answer instead of asking for the same hand again (for at
+  // most WRITE_WAIT_MS: an answer that never comes holds nothing up for long).
+  var writes = 0, writeStarted = 0, WRITE_WAIT_MS = 15000;
+
+  function isWrite(e) {
+    var config = (e.detail && e.detail.requestConfig) || {};
+    var sheet = document.getElementById("sheet");
+    var elt = e.detail && e.detail.elt;
+    return String(config.verb || "").toLowerCase() === "post" && !!sheet && !!elt && sheet.contains(elt);
+  }
+
+  function writing() { return writes > 0 && Date.now() - writeStarted < WRITE_WAIT_MS; }
+
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (!xhr || !isWrite(e)) return;
+    xhr.skWrite = true;   // (its form may be swapped out before the answer's event)
+    writes++;
+    writeStarted = Date.now();
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (!xhr || !xhr.skWrite) return;
+    xhr.skWrite = false;
+    writes = Math.max(0, writes - 1);
+    if (!writes) window.setTimeout(ask, 0);   // after the answer was swapped in
+  });
+
   // One request at a time: events arriving meanwhile are asked for after it.
   function ask() {
     var p = poller();
-    if (busy || !p || !window.htmx) return;
+    if (busy || writing() || !p || !window.htmx) return;
     var shown = shownVersion(), latest = shown, whole = !!pending.whole, from = Infinity;
     Object.keys(pending).forEach(function (k) { if (k !== "whole") latest = Math.max(latest, +k); });
     if (!whole && latest <= shown) { pending = {}; return; }

@@ -193,6 +193,7 @@
       outbox.appendChild(box);
     });
     outbox.hidden = !outbox.childNodes.length;
+    if (window.SKAhead) window.SKAhead.waiting(wait);
   }
 
   function say(text) {
@@ -269,9 +270,12 @@
           if (t.nodeType === 3) t.textContent = t.textContent.replace(/\bhand \d+\b/, "hand " + number);
         });
       });
-      panel.querySelectorAll(".dirt-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
+      // The coming hand's dealer, pad values and facts, where the sheet carries them.
+      var ahead = window.SKAhead ? window.SKAhead.panel(panel, number) : "unknown";
+      panel.querySelectorAll(ahead === "known" ? ".preview" : ".dirt-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
       panel.querySelectorAll("[data-storage-key]").forEach(function (n) { n.removeAttribute("data-storage-key"); });
     }
+    if (window.SKAhead) window.SKAhead.banner(number);
     current.replaceWith(panel);
     var jump = document.querySelector("#sheet-banner .banner-jump");
     if (jump) jump.textContent = "Enter hand " + number + " ↓";

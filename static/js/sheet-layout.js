@@ -130,7 +130,7 @@
       var previewed = fromPreview(panel);
       var bits = [];
       var pot = panel.querySelector(".pot-value");
-      if (pot) bits.push("Pot " + text(pot));
+      if (pot) bits.push("Pot so far " + text(pot));
       var who = checkedLabel(form, "winner");
       if (previewed) bits.push(previewed);
       else if (who) bits.push(who + (pot ? " went out" : " claimed"));

@@ -83,6 +83,9 @@
     return input.value.split(/[\s,]+/).filter(Boolean);
   }
 
+  // For a hand kept on the phone (offline-ahead.js): its cards read as a pad reads them.
+  window.SKCards = { parse: parseCard };
+
   // ---- tally pads (Dirt, Dirty UNO) --------------------------------------------------
 
   function enhancePads(panel, form) {
@@ -492,7 +495,7 @@
   // After a save, the table goes on with the next hand: its first question comes into
   // view (and takes the focus), and what was saved shows in the save bar for a while.
   // With no next hand (the game is over) or a notice to read, the notice at the top.
-  var SAVED_SECONDS = 6;
+  var SAVED_SECONDS = 8;
   document.addEventListener("htmx:afterSwap", function (e) {
     var target = e.detail.target;
     if (target && target.id === "sheet") showSaved();
@@ -532,6 +535,8 @@
       setTimeout(done, SAVED_SECONDS * 1000);
       var form = sheet.querySelector("#entry form");
       if (form) form.addEventListener("input", done, { once: true });
+      // savebar-undo.js offers Undo beside Save for as long.
+      document.dispatchEvent(new CustomEvent("sk:saved"));
     }
   }
 })();

@@ -25,13 +25,16 @@ def test_live_bench_holds_streams_and_counts_a_change() -> None:
     env = {**os.environ, "DATABASE_URL": url}
     env.pop("PYTEST_VERSION", None)
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--tables", "4", "--hold", "1", "--changes", "2",
-         "--long", "10",
+        [sys.executable, str(BENCH), "--tables", "14", "--hold", "1", "--changes", "2",
+         "--long", "10", "--fanout", "3", "--behind", "2",
          "--port", str(_free_port())],
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "16 of 16 streams open" in done.stdout
+    assert "56 of 56 streams open" in done.stdout
     assert "(goal ≤ 1.0: met)" in done.stdout
     assert "no other phone any: yes" in done.stdout
     assert "the old poll" in done.stdout
+    assert "a hand seen by the table (1 phone saves it, 3 ask" in done.stdout
+    # After a restart, only the phones of the two games changed meanwhile ask Django.
+    assert "48 phones current from the first event, 8 behind asked Django" in done.stdout

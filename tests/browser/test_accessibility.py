@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from rest_framework.authtoken.models import Token
 
 from games import get_ruleset
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.games import game_config, game_state
 from scorekeeper.services.games import game_close, game_create, hand_record
-from scorekeeper.services.invites import invite_create
+from scorekeeper.services.invites import guest_join, invite_create
 from scorekeeper.services.results import result_publish
 from scorekeeper.simulate import next_hand
 from tests.browser.closing import close_context, quiet_page
@@ -70,6 +71,8 @@ PAGES: list[Page] = [
     Page("hand-correction", "/games/{dirt_live}/hands/1/"),
     Page("share", "/games/{dirt_live}/share/"),
     Page("join-name", "/join/{score_token}/", signed_in=False),
+    Page("guest-remove", "/games/{dirt_live}/share/guests/{guest}/remove/"),
+    Page("token-revoke", "/accounts/token/revoke/"),
     Page("rules-index", "/rules/"),
     Page("rules-page", "/rules/dirt/"),
     Page("rules-search", "/rules/search/?q=dirt+rank"),
@@ -134,7 +137,10 @@ def seed() -> dict[str, Any]:
     from scorekeeper.models import Game
 
     live = Game.objects.get(pk=ids["dirt_live"])
-    ids["score_token"] = invite_create(game=live, user=owner, role="score").token
+    score = invite_create(game=live, user=owner, role="score")
+    ids["score_token"] = score.token
+    ids["guest"] = guest_join(invite=score, name=LONG[:40]).pk
+    Token.objects.get_or_create(user=owner)
     done = Game.objects.get(pk=ids["dirt_done"])
     ids["public_token"] = result_publish(game=done, state=game_state(done))
     Player.objects.create(name="Test X", created_by=owner, hidden=True)

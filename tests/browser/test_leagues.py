@@ -60,7 +60,7 @@ def test_league_pages_on_a_phone(signed_in_page: Any, live_server: Any) -> None:
     seed_league(owner, league, players, 24)
 
     page.goto(f"{live_server.url}/leagues/{league.pk}/")
-    assert page.locator("#standings tbody tr").count() == len(players)
+    assert page.locator("#standings .lg-standings tbody tr").count() == len(players)
     _no_sideways_scroll(page)
     _shoot(page, "league")
     page.set_viewport_size({"width": 360, "height": 740})

@@ -79,7 +79,7 @@ def test_manage_players_on_a_phone(signed_in_page: Any, live_server: Any) -> Non
     dot = page.locator(".scoreboard .board-line", has_text="Boris").locator(".player-dot")
     assert "player-c9" in (dot.get_attribute("class") or "")
     colour = dot.evaluate("d => getComputedStyle(d).backgroundColor")
-    assert colour == "rgb(192, 38, 122)", colour
+    assert colour == "rgb(205, 83, 156)", colour  # --player-9, light
     header = page.locator(".score-grid thead .player-dot.player-c9")
     assert header.count() == 1
     _fits(page)

@@ -152,9 +152,18 @@ def test_share_a_result_and_its_public_page(
         " && e.scrollWidth <= e.clientWidth"
     )
 
-    # Off again: the same link is a 404 at once.
+    # Off again, after saying the link goes for good: the same link is a 404 at once.
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
     section.locator("button", has_text="Turn the public page off").click()
     expect(section.locator(".flash")).to_contain_text("The public page is off")
+    assert asked
+    assert "stops working at once, for good" in asked[0]
     expect(section.locator("button", has_text="Make a public page")).to_be_visible()
     gone = outsider.goto(public_url)
     assert gone is not None

@@ -64,7 +64,7 @@ def test_a_game_of_damn_you(signed_in_page: Any, live_server: Any) -> None:
     save(page, 1)
     assert footer(page) == ["11", "46", "15", "8"]
     expect(page.locator(".settlement summary")).to_have_text(
-        "Hand 1 settled: Bo took the pot of 27"
+        "Hand 1 settled: Bo took the final pot of 27"
     )
     assert pot(page) == "6"  # the next hand's pot starts with its ante
 

@@ -114,7 +114,7 @@ def test_a_game_of_baby_dirt(signed_in_page: Any, live_server: Any) -> None:
     assert footer(page) == ["130", "192", "51", "79"]
     expect(page.locator(".result-winners")).to_contain_text("Cy wins")
     assert ranking(page) == ["1st Cy 51", "2nd Di 79", "3rd Ana 130", "4th Bo 192"]
-    expect(page.locator("svg.chart-svg polyline")).to_have_count(4)
+    expect(page.locator("svg.chart-svg polyline.chart-line")).to_have_count(4)
     expect(page.locator("#entry-heading")).to_have_count(0)
     no_sideways_scroll(page)
     shoot(page, "dirt-finished")

@@ -71,31 +71,41 @@ def test_a_match_of_dirty_deals(signed_in_page: Any, live_server: Any) -> None:
     save(page, 3)
     assert cells(page, 3) == ["·", "·", "0", "·"]
 
+    # A clean claim leaves the bower JD with another player: "Nobody else" is refused,
+    # with the reason beside the question, and nothing is saved.
     claim(page, "Bo", "H", [])
+    page.locator("#entry .entry-save").first.click()
+    expect(page.locator("#entry #problems-bower_holder")).to_contain_text(
+        "not in the claimant's surplus, so another player holds it: say who"
+    )
+    expect(page.locator(".hand-row[data-hand='4']")).to_have_count(0)
+    shoot(page, "deals-bower-nowhere")
+    went_out(page, "Di", group=".bower-pick")
     save(page, 4)
-    assert running(page, 4) == ["4", "17", "3", "0"]
+    assert running(page, 4) == ["4", "17", "3", "3"]
     expect(page.locator(".score-grid tr.divider").first).to_contain_text("Rubber 1 to Bo")
     assert footer(page, "rubbers") == ["0", "1", "0", "0"]
     assert footer(page) == ["0", "0", "0", "0"]
 
     # Rubber 2: the spec's tie. Ana 7, Bo 6; Ana claims for 2 and Bo holds the bower.
-    claim(page, "Ana", "H", ["9C", "QS"])
+    # Every bower not in the surplus is with someone: Cy, then Di, gets the 3.
+    claim(page, "Ana", "H", ["9C", "QS"], bower_holder="Cy")
     save(page, 5)
-    claim(page, "Bo", "S", ["10H", "9H", "9D"])
+    claim(page, "Bo", "S", ["10H", "9H", "9D"], bower_holder="Di")
     save(page, 6)
-    assert footer(page) == ["7", "6", "0", "0"]
+    assert footer(page) == ["7", "6", "3", "3"]
     claim(page, "Ana", "C", ["9H", "10H", "QH", "KH", "AH", "9D", "10D"], bower_holder="Bo")
     save(page, 7)
     assert cells(page, 7) == ["2", "3", "·", "·"]
-    assert footer(page) == ["9", "9", "0", "0"]  # tied at the top: play on
+    assert footer(page) == ["9", "9", "3", "3"]  # tied at the top: play on
     expect(page.locator("#sheet-banner")).to_contain_text("Rubber")
-    claim(page, "Ana", "D", ["9S", "QS", "KS", "AS", "9C", "10C"])
+    claim(page, "Ana", "D", ["9S", "QS", "KS", "AS", "9C", "10C"], bower_holder="Cy")
     save(page, 8)
     assert running(page, 8)[0] == "12"
     expect(page.locator(".score-grid tr.divider").nth(1)).to_contain_text("Rubber 2 to Ana")
 
     # Rubber 3: a clean claim of 9 wins it, and with it the match.
-    claim(page, "Ana", "H", [])
+    claim(page, "Ana", "H", [], bower_holder="Bo")
     save(page, 9)
     assert footer(page, "rubbers") == ["2", "1", "0", "0"]
     expect(page.locator(".result-winners")).to_contain_text("Ana wins")

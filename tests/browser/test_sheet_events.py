@@ -68,6 +68,8 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     problems = watch(second)
     asked: list[str] = []
     second.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
+    first_asked: list[str] = []
+    first.on("request", lambda r: first_asked.append(r.url) if "/live/" in r.url else None)
     first.goto(url)
     second.goto(url)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
@@ -75,8 +77,9 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
 
     # While the stream is open, the phone does not poll every 2 s.
     second.wait_for_timeout(4500)
-    timed = [u for u in asked if "sse=1" not in u]
-    assert len(timed) <= 1, timed  # at most the catch-up when the stream opened
+    # Nor does it ask for the sheet when the stream opens: its first event said the
+    # game is at the version the page shows.
+    assert asked == [], asked
 
     first.locator("#entry .winner-button").filter(has_text="Cy").click()
     expect(first.locator(".hand-row[data-hand='4']")).to_be_visible()
@@ -84,6 +87,9 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     expect(second.locator(".hand-row")).to_have_count(4)
     expect(second.locator(".hand-row[data-hand='4'] td").nth(2)).to_contain_text("✓")
     expect(second.locator("#sheet-notice")).to_contain_text("Hand 4 was saved on another phone")
+    # The phone that saved it asked for nothing: its own answer brought the hand.
+    expect(first.locator("html")).to_have_attribute("data-live", "events")
+    assert [u for u in first_asked if "sse=1" in u] == [], first_asked
     # The tap-to-correct links of the merged rows work as before.
     second.locator(".hand-row[data-hand='4'] .hand-col a").click()
     expect(second.locator("#entry-heading")).to_contain_text("Correct hand 4")

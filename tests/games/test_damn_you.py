@@ -52,7 +52,7 @@ def test_metadata() -> None:
 
 
 def test_starting_chips_accepts_any_number_in_range() -> None:
-    assert four(starting_chips="35").options == {"starting_chips": 35}
+    assert four(starting_chips="35").options["starting_chips"] == 35
     for bad in (0, 1001, "lots", 2.5):
         with pytest.raises(RuleError) as err:
             four(starting_chips=bad)

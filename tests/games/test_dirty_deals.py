@@ -86,18 +86,18 @@ def test_claim_never_scores_below_zero() -> None:
 
 def rubber_example() -> list[dict[str, Any]]:
     return [
-        claim(A, "H", ["9C", "10C"]),  # A 7
-        claim(B, "S", ["9H", "10H", "QH"]),  # B 6
+        claim(A, "H", ["9C", "10C"], holder=C),  # A 7, C 3
+        claim(B, "S", ["9H", "10H", "QH"], holder=D),  # B 6, D 3
         # A claims for 2 while B holds the bower: A 9, B 9.
         claim(A, "H", ["9C", "10C", "QC", "KC", "AC", "9S", "10S"], holder=B),
-        claim(A, "D", ["9C", "10C", "QC", "KC", "AC", "9S"]),  # A claims for 3
+        claim(A, "D", ["9C", "10C", "QC", "KC", "AC", "9S"], holder=C),  # A claims for 3
     ]
 
 
 def test_rubber_tie_plays_on_then_resets() -> None:
     hands = rubber_example()
     state = GAME.play(four(), hands[:3])
-    assert state.scores == {A: 9, B: 9, C: 0, D: 0}
+    assert state.scores == {A: 9, B: 9, C: 3, D: 3}
     assert state.hands[2].points == {A: 2, B: 3, C: 0, D: 0}
     assert state.hands[2].extras["rubber_won_by"] is None
     assert state.extras["rubber"] == 1
@@ -107,7 +107,7 @@ def test_rubber_tie_plays_on_then_resets() -> None:
     last = state.hands[3]
     assert last.points[A] == 3
     # Hand totals are the scores as the hand ended, before the reset.
-    assert last.totals == {A: 12, B: 9, C: 0, D: 0}
+    assert last.totals == {A: 12, B: 9, C: 6, D: 3}
     assert last.extras["rubber"] == 1
     assert last.extras["rubber_won_by"] == A
     assert state.scores == {A: 0, B: 0, C: 0, D: 0}
@@ -123,7 +123,12 @@ def test_rubber_tie_plays_on_then_resets() -> None:
 
 
 def test_first_to_two_rubbers_wins_the_match() -> None:
-    hands = [*rubber_example(), claim(C, "C"), claim(B, "D", ["9S"]), claim(A, "S")]
+    hands = [
+        *rubber_example(),
+        claim(C, "C", holder=D),
+        claim(B, "D", ["9S"], holder=A),
+        claim(A, "S", holder=D),
+    ]
     state = GAME.play(four(), hands)
     assert [h.extras["rubber"] for h in state.hands] == [1, 1, 1, 1, 2, 3, 3]
     assert [h.extras["rubber_won_by"] for h in state.hands][4:] == [C, None, A]
@@ -140,19 +145,23 @@ def test_first_to_two_rubbers_wins_the_match() -> None:
     assert state.standings[0].as_dict() == {"player": A, "score": 0, "rank": 1, "rubbers": 2}
     assert state.next_hand is None
     with pytest.raises(RuleError) as err:
-        GAME.play(four(), [*hands, claim(D, "H")])
+        GAME.play(four(), [*hands, claim(D, "H", holder=A)])
     assert "match is over" in err.value.message
 
 
 def test_standings_rank_rubbers_then_points() -> None:
-    hands = [claim(A, "H"), claim(B, "H", ["9S", "10S"]), claim(C, "S", ["9H"])]
+    hands = [
+        claim(A, "H", holder=B),
+        claim(B, "H", ["9S", "10S"], holder=D),
+        claim(C, "S", ["9H"], holder=D),
+    ]
     state = GAME.play(four(), hands)
     assert state.extras["rubbers"][0] == {"player": A, "rubbers": 1}
     assert [(r.player, r.score, r.rank) for r in state.standings] == [
         (A, 0, 1),
         (C, 8, 2),
         (B, 7, 3),
-        (D, 0, 4),
+        (D, 6, 4),
     ]
     closed = GAME.play(four(), hands, closed=True)
     assert closed.finished
@@ -164,7 +173,9 @@ def test_standings_rank_rubbers_then_points() -> None:
 
 
 def test_deal_rotates() -> None:
-    state = GAME.play(four(first_dealer=C), [claim(A, "H"), claim(B, "H", ["9S"])])
+    state = GAME.play(
+        four(first_dealer=C), [claim(A, "H", holder=B), claim(B, "H", ["9S"], holder=C)]
+    )
     assert [h.dealer for h in state.hands] == [C, D]
     assert state.next_hand is not None
     assert state.next_hand["dealer"] == A
@@ -224,16 +235,16 @@ def test_surplus_count_form() -> None:
 
 def test_clean_claim_is_stored_as_an_empty_surplus() -> None:
     for raw in (
-        {"winner": A, "suit": "♠"},
-        {"winner": A, "suit": "S", "surplus_count": 0},
-        {"winner": A, "suit": "S", "surplus": "", "bower_holder": ""},
+        {"winner": A, "suit": "♠", "bower_holder": B},
+        {"winner": A, "suit": "S", "surplus_count": 0, "bower_holder": B},
+        {"winner": A, "suit": "S", "surplus": "", "bower_holder": "2"},
     ):
         state = GAME.play(four(), [raw])
         assert state.hands[0].input == {
             "winner": A,
             "suit": "S",
             "surplus": [],
-            "bower_holder": None,
+            "bower_holder": B,
         }
         assert state.hands[0].points[A] == 9
 
@@ -317,7 +328,7 @@ def test_bad_input_is_rejected(raw: Any, field: str, words: str) -> None:
 
 def test_error_in_an_earlier_hand_names_the_hand() -> None:
     with pytest.raises(RuleError) as err:
-        GAME.play(four(), [claim(A, "H", ["AH"]), claim(B, "S")])
+        GAME.play(four(), [claim(A, "H", ["AH"]), claim(B, "S", holder=C)])
     assert err.value.message.startswith("hand 1: ")
 
 
@@ -346,11 +357,8 @@ def claims(draw: st.DrawFn) -> dict[str, Any]:
     winner = draw(st.sampled_from([A, B, C, D]))
     count = draw(st.integers(0, 18))
     bower_in = count > 0 and draw(st.booleans())
-    holder = (
-        None
-        if bower_in
-        else draw(st.sampled_from([None, *(p for p in (A, B, C, D) if p != winner)]))
-    )
+    # The bower is in the surplus or with another player: every card is in a hand.
+    holder = None if bower_in else draw(st.sampled_from([p for p in (A, B, C, D) if p != winner]))
     return {
         "winner": winner,
         "suit": draw(st.sampled_from("SHDC")),
@@ -400,3 +408,51 @@ def test_rubbers_and_match_follow_the_hands(raw_hands: list[dict[str, Any]]) -> 
     else:
         assert state.extras["rubber"] == rubber
     assert_competition_ranks(state.standings, key=lambda row: (-row.extras["rubbers"], -row.score))
+
+
+# -- where the bower is ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        claim(A, "H"),
+        claim(A, "H", ["9C", "QS"]),
+        {"winner": A, "suit": "H", "surplus_count": 2, "bower_holder": None},
+        {"winner": A, "suit": "H", "surplus_count": 2, "bower_in_surplus": False},
+        {"winner": A, "suit": "H", "surplus": ["9C"], "bower_holder": ""},
+    ],
+)
+def test_a_bower_in_nobodys_hand_is_refused(raw: dict[str, Any]) -> None:
+    # Every card is in someone's hand (tricks merge into the winner's), so a bower
+    # that is not surplus is another player's: "nobody else" would lose their +3.
+    with pytest.raises(RuleError) as err:
+        GAME.play(four(), [raw])
+    assert err.value.field == "bower_holder"
+    assert err.value.message == (
+        "the bower JD is not in the claimant's surplus, so another player holds it: "
+        "say who (or, if the claimant holds it, add it to the surplus)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "points"),
+    [
+        (claim(A, "H", ["JD", "9C"]), {A: 5, B: 0, C: 0, D: 0}),
+        (claim(A, "H", ["9C"], holder=D), {A: 8, B: 0, C: 0, D: 3}),
+        (
+            {"winner": A, "suit": "H", "surplus_count": 2, "bower_in_surplus": True},
+            {A: 5, B: 0, C: 0, D: 0},
+        ),
+    ],
+)
+def test_the_bower_is_in_the_surplus_or_with_another_player(
+    raw: dict[str, Any], points: dict[int, int]
+) -> None:
+    assert GAME.play(four(), [raw]).hands[0].points == points
+
+
+def test_a_bad_surplus_is_not_also_blamed_on_the_bower() -> None:
+    with pytest.raises(RuleError) as err:
+        GAME.play(four(), [claim(A, "H", ["ZZ"])])
+    assert [p.field for p in err.value.problems] == ["surplus"]

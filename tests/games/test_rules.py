@@ -185,7 +185,7 @@ def test_worked_examples_in_the_text_agree_with_the_engine() -> None:
     ).hands
     text = rules.rules_for("dirty-deals").section("scoring").text
     assert f"= {claims[0].points[1]}." in text
-    assert f"scores {claims[1].points[1]}, and" in text
+    assert f"scores {claims[1].points[1]}, and the J♣ is then in another player's hand" in text
     assert f"gets {claims[1].points[3]}." in text
 
     damn = get_ruleset("damn-you")
@@ -205,7 +205,12 @@ def test_worked_examples_in_the_text_agree_with_the_engine() -> None:
         ],
     )
     pot = state.scores[2] - 20 + 1  # the winner paid one chip of ante into it
-    assert f"collects a pot of {pot}." in rules.rules_for("damn-you").section("scoring").text
+    scoring = rules.rules_for("damn-you").section("scoring").text
+    assert f"collects a final pot of {pot}." in scoring
+    # The sheet's two words for the pot, each explained where the chips are counted.
+    house = rules.rules_for("damn-you").section("house-rules").text
+    assert "pot so far" in house
+    assert "final pot" in house
 
 
 # -- our own words -------------------------------------------------------------------------

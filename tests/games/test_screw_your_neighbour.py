@@ -37,7 +37,9 @@ def test_player_count_is_checked(players: list[int]) -> None:
 
 def test_target_option_is_checked() -> None:
     assert GAME.configure(players=PLAYERS, options={"target_wins": "5"}).options == {
-        "target_wins": 5
+        "target_wins": 5,
+        "joker_switch": "no",
+        "two_joker_pickup": 4,
     }
     with pytest.raises(RuleError) as err:
         GAME.configure(players=PLAYERS, options={"target_wins": 21})
@@ -184,3 +186,29 @@ def test_totals_are_the_sum_of_hand_points(n: int, picks: list[int], target: int
         assert target
         assert max(running.values()) == target
         assert state.winners == (state.standings[0].player,)
+
+
+@pytest.mark.parametrize(
+    ("options", "effective"),
+    [
+        ({}, {"joker_switch": "no", "two_joker_pickup": 4}),
+        (
+            {"joker_switch": "yes", "two_joker_pickup": "6"},
+            {"joker_switch": "yes", "two_joker_pickup": 6},
+        ),
+    ],
+)
+def test_readings_of_the_original_are_options(
+    options: dict[str, object], effective: dict[str, object]
+) -> None:
+    config = GAME.configure(players=PLAYERS, options=options)
+    assert {k: config.options[k] for k in effective} == effective
+    # They change the play at the table, not the sheet: a hand win is a hand win.
+    assert GAME.play(config, [{"winner": 2}]).scores[2] == 1
+
+
+@pytest.mark.parametrize("options", [{"joker_switch": "maybe"}, {"two_joker_pickup": 5}])
+def test_a_reading_outside_its_choices_is_refused(options: dict[str, object]) -> None:
+    with pytest.raises(RuleError) as err:
+        GAME.configure(players=PLAYERS, options=options)
+    assert err.value.field == "options"

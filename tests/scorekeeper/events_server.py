@@ -86,8 +86,9 @@ class Stream:
         self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
 
-    def event(self, timeout: float = 10.0) -> dict[str, str]:
-        """The next event's fields (comments and heartbeats skipped)."""
+    def event(self, timeout: float = 10.0, *, hello: bool = False) -> dict[str, str]:
+        """The next event's fields (comments and heartbeats skipped; the stream's first
+        event, ``hello``, too unless asked for)."""
         deadline = time.monotonic() + timeout
         fields: dict[str, str] = {}
         while time.monotonic() < deadline:
@@ -96,7 +97,8 @@ class Stream:
                 raise EOFError("the stream ended")
             line = line.rstrip("\n")
             if not line:
-                if "data" in fields and fields.get("event") != "ping":
+                kind = fields.get("event")
+                if "data" in fields and kind != "ping" and (hello or kind != "hello"):
                     return fields
                 fields = {}
                 continue

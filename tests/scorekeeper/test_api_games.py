@@ -55,7 +55,7 @@ def test_start_a_game_with_everything(api: APIClient, user: User, four: list[Pla
     assert response["Location"] == f"/api/v1/games/{game['id']}/"
     assert game["ruleset"] == "dirt"
     assert game["variant"] == "baby"
-    assert game["options"] == {"ten_points": 1, "decks": 3}
+    assert game["options"] == {"ten_points": 1, "decks": 3, "stuck_draw": "one"}
     assert game["players"] == [
         {"id": c, "name": "Cy", "seat": 0, "team": 0},
         {"id": a, "name": "Ana", "seat": 1, "team": 1},
@@ -81,7 +81,7 @@ def test_start_a_game_with_everything(api: APIClient, user: User, four: list[Pla
 def test_defaults_are_filled_in(api: APIClient, four: list[Player]) -> None:
     game = api.post(GAMES, {"ruleset": "dirty-uno", "players": ids(four)}, format="json").json()
     assert game["variant"] is None
-    assert game["options"] == {"scoring": "standard"}
+    assert game["options"] == {"scoring": "standard", "first_wild_draw_four": "counts"}
     assert game["teams"] is None
     assert game["first_dealer"] == four[0].pk
     assert game["next_hand"]["dealer"] == four[0].pk

@@ -179,7 +179,7 @@ def test_partner_dirt(api: APIClient, four: list[Player]) -> None:
 def test_screw_your_neighbour_to_three_wins(api: APIClient, four: list[Player]) -> None:
     a, b, c = four[:3]
     game = start(api, "screw-your-neighbour", [a, b, c])
-    assert game["options"] == {"target_wins": 3}
+    assert game["options"] == {"target_wins": 3, "joker_switch": "no", "two_joker_pickup": 4}
     for number, winner in enumerate((a, b, a, c), start=1):
         hand = record(api, game, {"winner": winner.pk})
         assert hand["number"] == number
@@ -359,8 +359,9 @@ def test_dirty_deals_claims(api: APIClient, four: list[Player]) -> None:
 def test_dirty_deals_rubber_and_match(api: APIClient, four: list[Player]) -> None:
     a, b, c, d = four
     game = start(api, "dirty-deals", four)
-    record(api, game, {"winner": a.pk, "suit": "H", "surplus_count": 2})  # A 7
-    record(api, game, {"winner": b.pk, "suit": "S", "surplus_count": 3})  # B 6
+    # A 7 and C 3 (the bower JD), then B 6 and D 3 (the bower JC).
+    record(api, game, {"winner": a.pk, "suit": "H", "surplus_count": 2, "bower_holder": c.pk})
+    record(api, game, {"winner": b.pk, "suit": "S", "surplus_count": 3, "bower_holder": d.pk})
     tie = record(
         api,
         game,
@@ -373,12 +374,19 @@ def test_dirty_deals_rubber_and_match(api: APIClient, four: list[Player]) -> Non
     )
     assert points_of(tie) == {a.pk: 2, b.pk: 3, c.pk: 0, d.pk: 0}
     tied = sheet(api, game)
-    assert scores_of(tied) == {a.pk: 9, b.pk: 9, c.pk: 0, d.pk: 0}
+    assert scores_of(tied) == {a.pk: 9, b.pk: 9, c.pk: 3, d.pk: 3}
     assert tied["rubber"] == 1
     assert tied["status"] == "in_progress"
 
     won = record(
-        api, game, {"winner": a.pk, "suit": "H", "surplus": ["9C", "10C", "QC", "KC", "AC", "9S"]}
+        api,
+        game,
+        {
+            "winner": a.pk,
+            "suit": "H",
+            "surplus": ["9C", "10C", "QC", "KC", "AC", "9S"],
+            "bower_holder": c.pk,
+        },
     )
     assert won["totals"][0] == {"player": a.pk, "score": 12}
     assert won["rubber_won_by"] == a.pk
@@ -394,7 +402,7 @@ def test_dirty_deals_rubber_and_match(api: APIClient, four: list[Player]) -> Non
     }
     assert second_rubber["next_hand"]["rubber"] == 2
 
-    record(api, game, {"winner": a.pk, "suit": "D", "surplus": []})
+    record(api, game, {"winner": a.pk, "suit": "D", "surplus": [], "bower_holder": b.pk})
     final = sheet(api, game)
     assert final["status"] == "finished"
     assert final["winners"] == [a.pk]

@@ -161,3 +161,44 @@ def test_the_schema_documents_invites(anon_api: APIClient, db: None) -> None:
     assert set(one["delete"]["responses"]) == {"204", "401", "403", "404"}
     invite = schema["components"]["schemas"]["Invite"]["properties"]
     assert set(invite) == {"id", "role", "url", "qr_svg"}
+
+
+# -- guests ------------------------------------------------------------------------------
+
+
+def test_the_owner_lists_the_guests_and_removes_one(api: APIClient, game: Game) -> None:
+    link = create(api, game, "score").json()
+    maya, theo = Client(), Client()
+    assert maya.post(link["url"], {"name": "Maya"}).status_code == 302
+    assert theo.post(link["url"], {"name": "Theo"}).status_code == 302
+    guests_url = f"/api/v1/games/{game.pk}/guests/"
+    listed = api.get(guests_url).json()
+    assert [(g["name"], g["invite"]) for g in listed] == [
+        ("Maya", link["id"]),
+        ("Theo", link["id"]),
+    ]
+    assert set(listed[0]) == {"id", "name", "invite", "joined_at"}
+    maya_id = listed[0]["id"]
+    assert api.delete(f"{guests_url}{maya_id}/").status_code == 204
+    assert [g["name"] for g in api.get(guests_url).json()] == ["Theo"]
+    # Maya is shut out; Theo, on the same link, is not.
+    assert maya.get(f"/games/{game.pk}/").status_code == 404
+    assert theo.get(f"/games/{game.pk}/").status_code == 200
+    # Removing again, or a guest that never was: 404.
+    assert api.delete(f"{guests_url}{maya_id}/").status_code == 404
+    assert api.delete(f"{guests_url}99999999999/").status_code == 404
+
+
+def test_only_who_may_share_sees_or_removes_guests(
+    api: APIClient, game: Game, other_user: User
+) -> None:
+    link = create(api, game, "score").json()
+    assert Client().post(link["url"], {"name": "Maya"}).status_code == 302
+    stranger = APIClient()
+    stranger.force_authenticate(other_user)
+    guests_url = f"/api/v1/games/{game.pk}/guests/"
+    assert stranger.get(guests_url).status_code == 404
+    guest_id = api.get(guests_url).json()[0]["id"]
+    assert stranger.delete(f"{guests_url}{guest_id}/").status_code == 404
+    assert APIClient().get(guests_url).status_code == 401
+    assert len(api.get(guests_url).json()) == 1

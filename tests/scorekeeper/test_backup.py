@@ -237,7 +237,7 @@ def test_export_holds_every_hand_and_its_history(league: League) -> None:
         "damn-you",
     ]
     dirt = games[0]
-    assert dirt["options"] == {"ten_points": 10, "decks": 3}
+    assert dirt["options"] == {"ten_points": 10, "decks": 3, "stuck_draw": "one"}
     assert len(dirt["teams"]) == 2
     assert dirt["hands"][1]["revision"] == 2
     actions = [(r["number"], r["action"], r["user"]) for r in dirt["revisions"]]

@@ -125,6 +125,34 @@ def test_a_hand_reaches_the_streams_of_its_game_only(server: str, user: User) ->
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_stream_first_says_which_version_its_game_is_at(server: str, user: User) -> None:
+    """So that a phone showing that version asks Django nothing when it (re)connects."""
+    players = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players, options=OPEN)
+    gone = make_game(user, "screw-your-neighbour", players, options=OPEN)
+    gone_pk = gone.pk
+    game_delete(game=gone, user=user)
+    first = Stream(server, f"/events/{capability.issue(game.pk, 'watch')}")
+    lost = Stream(server, f"/events/{capability.issue(gone_pk, 'watch')}")
+    later: Stream | None = None
+    try:
+        hello = first.event(hello=True)
+        assert hello["event"] == "hello"
+        assert json.loads(hello["data"]) == {"v": Game.objects.get(pk=game.pk).version}
+        assert json.loads(lost.event(hello=True)["data"]) == {"v": None}
+        time.sleep(1.2)  # the poll has seen the game's version once (SQLite)
+        hand_record(game=game, user=user, hand_input={"winner": players[1].pk})
+        version = Game.objects.get(pk=game.pk).version
+        assert json.loads(first.event()["data"])["v"] == version
+        later = Stream(server, f"/events/{capability.issue(game.pk, 'score')}")
+        assert json.loads(later.event(hello=True)["data"]) == {"v": version}
+    finally:
+        for stream in (first, lost, later):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_revoking_a_link_ends_its_guests_stream_and_its_ticket_opens_no_other(
     server: str, user: User
 ) -> None:

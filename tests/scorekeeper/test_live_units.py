@@ -3,6 +3,7 @@ the hub that fans a change out to a game's streams, and the NOTIFY payload."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -11,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.live import capability, notify
-from scorekeeper.live.hub import HEARTBEAT, QUEUE_LIMIT, RESYNC, Hub, encode
+from scorekeeper.live.hub import HEARTBEAT, QUEUE_LIMIT, RESYNC, Hub, encode, hello
 from scorekeeper.live.sources import deliver
+from scorekeeper.live.versions import Versions
 from tests import aio
 
 # -- the capability ----------------------------------------------------------------------
@@ -171,3 +173,42 @@ def test_silence_is_a_heartbeat_and_close_ends_the_stream() -> None:
         return got
 
     assert aio.run(run()) == [HEARTBEAT, encode(2, 2), None]
+
+
+def test_many_streams_opening_together_read_their_versions_in_one_query() -> None:
+    """A reconnect storm: 4,000 streams of 1,000 games ask the database once or twice,
+    and a change heard meanwhile is not overwritten by an older read."""
+    lookups: list[list[int]] = []
+
+    async def lookup(games: list[int]) -> dict[int, int]:
+        lookups.append(games)
+        await asyncio.sleep(0.01)
+        return {g: 5 for g in games if g != 13}  # 13 was deleted
+
+    async def storm() -> list[int | None]:
+        versions = Versions(lookup)
+        answers = await asyncio.gather(*(versions.of(g % 1000 + 1) for g in range(4000)))
+        assert len(lookups) == 1  # one query for the whole storm
+        versions.heard(7, 6)
+        versions.heard(7, 4)  # an older notification arriving late changes nothing
+        return [*answers, await versions.of(7), await versions.of(13)]
+
+    answers = aio.run(storm())
+    assert sorted(lookups[0]) == list(range(1, 1001))
+    assert answers[0] == 5
+    assert answers[12] is None
+    assert answers[-2:] == [6, None]
+    assert len(lookups) == 2  # the deleted game is asked again, alone
+    assert lookups[1] == [13]
+
+
+def test_a_failing_database_leaves_the_version_unknown() -> None:
+    async def lookup(games: list[int]) -> dict[int, int]:
+        raise OSError("the database is away")
+
+    assert aio.run(Versions(lookup).of(3)) is None
+
+
+def test_a_streams_first_event_says_its_games_version() -> None:
+    assert hello(8) == b'event: hello\ndata: {"v":8}\n\n'
+    assert hello(None) == b'event: hello\ndata: {"v":null}\n\n'

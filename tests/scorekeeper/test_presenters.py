@@ -96,7 +96,7 @@ def test_damn_you_says_who_is_short_and_the_ante() -> None:
 
 
 def test_dirty_deals_shows_the_rubber_and_who_won_rubbers() -> None:
-    first = {"winner": 2, "suit": "S", "surplus": [], "bower_holder": None}
+    first = {"winner": 2, "suit": "S", "surplus": [], "bower_holder": 1}
     assert facts("dirty-deals", []) == [("Rubber", "1")]
     assert facts("dirty-deals", [first]) == [("Rubber", "2"), ("Rubbers won", "Bo 1")]
     assert needs("dirty-deals", [first]) == {

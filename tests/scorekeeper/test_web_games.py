@@ -159,7 +159,7 @@ def test_start_a_game_with_picked_and_typed_players(
     assert seats == ["Ana", "Zed", "Bo", "Yara"]
     assert game.first_dealer == bo
     assert game.variant == "tiny-baby-up"
-    assert game.options == {"ten_points": 10, "decks": 3}
+    assert game.options == {"ten_points": 10, "decks": 3, "stuck_draw": "one"}
     assert game.league == league
     assert Player.objects.get(name="Zed").created_by == user
 
@@ -525,7 +525,10 @@ def test_damn_you_worked_example_and_settlement(
     a, b, c, d = four
     page = text(ana_client.get(sheet_url(game)))
     assert "Short (ante 2) Ana, Di" in page
-    assert "Pot 6" in page
+    # One word for one number: the pot while entering is "so far" (ante and passes),
+    # the winner's is the "final pot" (cards left in it).
+    assert "Pot so far 6" in page
+    assert "final pot" not in page
     response = post_hand(
         ana_client,
         game,
@@ -544,7 +547,8 @@ def test_damn_you_worked_example_and_settlement(
     page_response = ana_client.get(sheet_url(game))
     assert grid_totals(page_response) == ["11", "46", "15", "8"]
     page = text(page_response)
-    assert "Hand 1 settled: Bo took the pot of 27" in page
+    assert "Hand 1 settled: Bo took the final pot of 27" in page
+    assert "took the pot" not in page
     assert "Ana 9 0 −9 11" in page  # paid (ante 2, passes 2, cards 5), got, net, chips
     assert "Bo 1 27 +26 46" in page
 

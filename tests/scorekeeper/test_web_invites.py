@@ -195,10 +195,13 @@ def test_a_revoked_link_shuts_out_its_guests_at_their_next_request(
     assert post_hand(guest, game, {"winner": str(three[2].pk)}).status_code == 404
     assert guest.post(f"/games/{game.pk}/hands/1/undo/").status_code == 404
     assert Hand.objects.filter(game=game).count() == 1
-    # A phone polling the sheet is told, and sent away.
+    # A phone polling the sheet is told, and sent to a page that says why.
     live = guest.get(f"/games/{game.pk}/live/?v=0&hand=2", **HTMX)
-    assert live["HX-Redirect"] == "/"
-    assert "The link to that game was revoked." in text(guest.get("/"))
+    assert live["HX-Redirect"] == f"/games/{game.pk}/ended/"
+    ended = guest.get(live["HX-Redirect"])
+    assert ended.status_code == 403
+    assert "The link you joined game" in text(ended)
+    assert "was revoked" in text(ended)
     # The hand they recorded still names them.
     assert HandRevision.objects.get(game=game).guest.name == "Maya"  # type: ignore[union-attr]
 

@@ -407,13 +407,15 @@ def _queries(client: Client, url: str, **headers: str) -> int:
 @pytest.mark.parametrize(
     ("url", "queries"),
     [
-        # Each page: the session and the account (2), then what it reads.
+        # Each page: the session and the account (2), then what it reads; a league's
+        # page two of them for its rating race (the leaders' points, their colours).
         ("/leagues/", 4),
-        ("/leagues/{league}/", 10),
-        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 10),
-        ("/leagues/{league}/?game=dirt&player={a}", 10),
-        # The league, its members, the record, the games together and their seats.
-        ("/leagues/{league}/head-to-head/?a={a}&b={b}", 7),
+        ("/leagues/{league}/", 12),
+        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 12),
+        ("/leagues/{league}/?game=dirt&player={a}", 12),
+        # The league, its members, the record, the timeline (the latest meetings, the
+        # two players' colours), the games together and their seats.
+        ("/leagues/{league}/head-to-head/?a={a}&b={b}", 9),
         # The player, their leagues, their standings, their rating (the series and the
         # latest games), a page of their games and its seats, their merges; the league
         # asked for is among the leagues read already.
@@ -432,9 +434,9 @@ def test_pages_take_the_same_number_of_queries_however_big_the_league(
     assert _queries(client_in, url) == small == queries
 
 
-# Session and account, the league, then: the tabs and the rows; or the members, a page
-# of games and their seats.
-@pytest.mark.parametrize(("target", "queries"), [("standings", 5), ("history", 7)])
+# Session and account, the league, then: the tabs, the rows and the rating race (the
+# leaders' points and colours); or the members, a page of games and their seats.
+@pytest.mark.parametrize(("target", "queries"), [("standings", 7), ("history", 7)])
 def test_htmx_partials_take_few_queries(
     client_in: Client, user: User, league: League, make_players, target: str, queries: int,
     django_assert_num_queries,

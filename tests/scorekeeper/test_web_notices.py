@@ -71,7 +71,10 @@ def test_the_home_page_cards_say_how_each_game_is_won(client: Client, db: None) 
     body = text(client.get("/"))
     assert "3–12 players · lowest total after 6 hands (3–10 by variant) wins" in body
     assert "3–10 players · first to 3 hand wins (or the target you set, or none)" in body
-    assert "3–8 players · one deal by each player; most chips wins" in body
+    assert (
+        "3–8 players · one deal by each player (or the game length you set); most chips wins"
+        in body
+    )
     assert "2–10 players · first past 500 wins (penalty scoring: lowest score wins)" in body
     assert "4 players · rubbers to 9 points; first to win two rubbers takes the match" in body
     assert "players · <" not in client.get("/").content.decode()

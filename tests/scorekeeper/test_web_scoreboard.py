@@ -136,7 +136,7 @@ def test_dirty_uno_penalty_lowest_first_and_the_distance_to_500() -> None:
 def test_dirty_deals_ranks_rubbers_then_points() -> None:
     # Bo's clean claim (9) wins the first rubber; Cy claims hearts with a surplus card.
     hands = [
-        {"winner": 2, "suit": "S", "surplus": [], "bower_holder": None},
+        {"winner": 2, "suit": "S", "surplus": [], "bower_holder": 1},
         {"winner": 3, "suit": "H", "surplus": ["9C"], "bower_holder": 1},
     ]
     result = board("dirty-deals", hands)

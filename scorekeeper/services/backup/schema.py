@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import fastjsonschema
-from fastjsonschema import JsonSchemaValueException
+if TYPE_CHECKING:
+    from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
+from scorekeeper.memory import give_back
 from scorekeeper.models import PLAYER_COLOURS, HandAction
 from scorekeeper.services.invites import GUEST_NAME_MAX
 from scorekeeper.validation import MAX_HANDS, clean_name
@@ -370,12 +372,32 @@ def _inlined(schema: Any, definitions: dict[str, Any]) -> Any:
     return schema
 
 
-#: The schema compiled to Python (fastjsonschema): checking a 20 MB file takes seconds.
-_validate = fastjsonschema.compile(
-    _inlined(LEAGUE_SCHEMA, LEAGUE_SCHEMA["definitions"]),
-    formats={"text": _is_text, "name": _is_name, "timestamp": _is_timestamp},
-    use_default=False,
-)
+#: Keep the compiled schema once made (the test suite, which imports hundreds of files);
+#: a server compiles it for each import and gives the memory back after.
+KEEP_COMPILED = False
+_kept: Callable[[object], object] | None = None
+
+
+def _compiled() -> Callable[[object], object]:
+    """The schema compiled to Python (fastjsonschema): checking a 20 MB file takes
+    seconds. The validator is 2.4 MB of source whose code holds over 100 MB, which no
+    process serving pages should carry (``bench/footprint_bench.py``): it is compiled
+    when an import checks a file (half a second, next to the seconds an import of any
+    size takes) and dropped after it (:func:`schema_error`)."""
+    global _kept
+    if _kept is not None:
+        return _kept
+    import fastjsonschema
+
+    validate: Callable[[object], object] = fastjsonschema.compile(
+        _inlined(LEAGUE_SCHEMA, LEAGUE_SCHEMA["definitions"]),
+        formats={"text": _is_text, "name": _is_name, "timestamp": _is_timestamp},
+        use_default=False,
+    )
+    if KEEP_COMPILED:
+        _kept = validate
+    return validate
+
 
 _TYPE_NAMES = {
     "object": "a JSON object",
@@ -460,8 +482,11 @@ def _place(name: str | None) -> str:
 def schema_error(data: object) -> RuleError | None:
     """The first problem of a file against :data:`LEAGUE_SCHEMA`, or None when the file
     has the declared shape."""
+    from fastjsonschema import JsonSchemaValueException
+
+    validate = _compiled()
     try:
-        _validate(data)
+        validate(data)
     except JsonSchemaValueException as error:
         at = _place(error.name)
         field = at.split(".")[0].split("[")[0]
@@ -470,6 +495,10 @@ def schema_error(data: object) -> RuleError | None:
         field = field or "format"
         message = _message(error)
         return RuleError(f"{at}: {message}" if at else message, field)
+    finally:
+        if _kept is None:
+            del validate
+            give_back()
     return None
 
 

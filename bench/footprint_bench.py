@@ -1,0 +1,300 @@
+"""The memory of the small production stack after a tour of every kind of page.
+
+    DATABASE_URL=postgres://… .venv/bin/python bench/footprint_bench.py
+    make bench-footprint
+
+It starts the stack as the README's production section runs it — gunicorn with
+``gunicorn.conf.py`` and 2 workers, the events server (``python -m scorekeeper.live``)
+and the background worker (``manage.py worker``) — on PostgreSQL, sends a fixed tour of
+requests (every page of the site, the API's reads and writes, a league export and its
+import, the result image and the join QR code) a few times so that both web workers
+serve each, and prints every process's resident memory (``VmRSS`` from ``/proc``) with
+the goal beside it (≤ 100 MB). Then it opens streams to the events server and prints
+what each costs it (goal ≤ 20 KB). Data made here is deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL_MB = 100.0
+STREAM_GOAL_KB = 20.0
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(p) for p in found]
+
+
+def _setup_django() -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ["DEBUG"] = ""
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver")
+    os.environ["SECURE_COOKIES"] = "0"
+    os.environ["STATIC_MANIFEST"] = "0"
+    import django
+
+    warnings.filterwarnings("ignore", "No directory at")
+    django.setup()
+
+
+def _wait_for(port: int, path: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", path)
+            conn.getresponse().read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing answers on port {port}")
+
+
+class Tour:
+    """The requests of one tour, each checked for a status below 500."""
+
+    def __init__(self, port: int, session: str, token: str) -> None:
+        self.port = port
+        self.session = session
+        self.token = token
+        self.failed: list[str] = []
+        self.count = 0
+
+    def send(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        api: bool = False,
+        htmx: bool = False,
+    ) -> bytes:
+        headers = {"Host": "127.0.0.1"}
+        if api:
+            headers["Authorization"] = f"Token {self.token}"
+        else:
+            headers["Cookie"] = f"sessionid={self.session}"
+        if htmx:
+            headers["HX-Request"] = "true"
+        data = None
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn.request(method, path, body=data, headers=headers)
+        answer = conn.getresponse()
+        content = answer.read()
+        conn.close()
+        self.count += 1
+        if answer.status >= 500:
+            self.failed.append(f"{method} {path}: {answer.status}")
+        return content
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8210, help="web; events on the next")
+    parser.add_argument("--tours", type=int, default=3)
+    parser.add_argument("--streams", type=int, default=500)
+    args = parser.parse_args()
+    _setup_django()
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        print("footprint_bench: needs PostgreSQL (DATABASE_URL=postgres://…)", file=sys.stderr)
+        return 2
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from scorekeeper.live import capability
+    from scorekeeper.models import Game, League, Membership, Player
+    from scorekeeper.services.games import game_close, game_create, hand_record
+    from scorekeeper.services.invites import invite_create
+
+    call_command("migrate", verbosity=0, interactive=False)
+    suffix = secrets.token_hex(3)
+    owner = User.objects.create_user(
+        f"footprint-{suffix}", password=secrets.token_hex(8), is_staff=True, is_superuser=True
+    )
+    players = [Player.objects.create(name=f"F{i} {suffix}", created_by=owner) for i in range(4)]
+    seats = [p.pk for p in players]
+    league = League.objects.create(name=f"Footprint {suffix}", owner=owner)
+    for player in players:
+        Membership.objects.create(league=league, player=player)
+    game = game_create(
+        owner=owner,
+        ruleset="screw-your-neighbour",
+        players=seats,
+        options={"target_wins": 0},
+        league=league,
+    )
+    for _ in range(6):
+        hand_record(game=game, user=owner, hand_input={"winner": seats[0]})
+    finished = game_create(
+        owner=owner, ruleset="screw-your-neighbour", players=seats[:3], options={"target_wins": 0}
+    )
+    hand_record(game=finished, user=owner, hand_input={"winner": seats[1]})
+    game_close(game=finished, user=owner)
+    invite = invite_create(game=game, user=owner, role="watch")
+    web = Client()
+    web.force_login(owner)
+    session = web.cookies["sessionid"].value
+    token = Token.objects.create(user=owner).key
+
+    web_port, events_port = args.port, args.port + 1
+    env = {
+        **os.environ,
+        "LIVE_EVENTS_URL": f"http://127.0.0.1:{events_port}/events/",
+        "LIVE_MAX_STREAMS_PER_ADDRESS": "0",
+    }
+    python = sys.executable
+    bindir = Path(python).parent
+    stack: dict[str, subprocess.Popen[bytes]] = {}
+    imported: list[int] = []
+    try:
+        stack["gunicorn"] = subprocess.Popen(
+            [str(bindir / "gunicorn"), "-c", "gunicorn.conf.py", "--workers", "2",
+             "--bind", f"127.0.0.1:{web_port}", "--log-level", "warning",
+             "scorekeeper.wsgi"],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+        stack["events"] = subprocess.Popen(
+            [python, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port",
+             str(events_port), "--log-level", "warning", "--backlog", "4096"],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+        stack["worker"] = subprocess.Popen(
+            [python, "manage.py", "worker"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
+        )
+        _wait_for(web_port, "/healthz")
+        _wait_for(events_port, "/events/health")
+        time.sleep(1)
+        at_start = {
+            pid: rss_mb(pid)
+            for pid in [*children(stack["gunicorn"].pid), stack["events"].pid, stack["worker"].pid]
+        }
+        tour = Tour(web_port, session, token)
+        pk, league_id, player = game.pk, league.pk, seats[0]
+        pages = [
+            "/", "/games/", "/games/new/", f"/games/{pk}/", f"/games/{pk}/?hands=all",
+            f"/games/{pk}/share/", f"/games/{finished.pk}/",
+            f"/games/{finished.pk}/result.png", f"/games/{pk}/delete/",
+            f"/join/{invite.token}/qr.svg", "/leagues/", f"/leagues/{league_id}/",
+            f"/leagues/{league_id}/head-to-head/", f"/leagues/{league_id}/export.csv",
+            "/leagues/import/", "/players/", f"/players/{player}/",
+            "/rules/", "/rules/dirt/", "/rules/search/?q=dealer", "/rules/index.json",
+            "/accounts/", "/accounts/data/", "/offline/", "/sw.js",
+            "/manifest.webmanifest", "/healthz", "/admin/", "/admin/scorekeeper/game/",
+            "/accounts/login/", "/accounts/signup/",
+        ]  # fmt: skip
+        api = [
+            "/api/v1/games/", f"/api/v1/games/{pk}/", f"/api/v1/games/{pk}/hands/",
+            "/api/v1/players/", "/api/v1/leagues/", f"/api/v1/leagues/{league_id}/standings/",
+            f"/api/v1/leagues/{league_id}/games/", f"/api/v1/players/{player}/ratings/",
+            "/api/v1/rulesets/", "/api/v1/rules/?q=dealer", "/api/v1/schema/",
+            "/api/v1/docs/",
+        ]  # fmt: skip
+        for _ in range(args.tours):
+            for path in pages:
+                tour.send("GET", path)
+            tour.send("GET", f"/games/{pk}/live/?v=0&hand=1", htmx=True)
+            for path in api:
+                tour.send("GET", path, api=True)
+            tour.send("POST", f"/api/v1/games/{pk}/hands/", {"winner": player}, api=True)
+            exported = tour.send("GET", f"/api/v1/leagues/{league_id}/export/", api=True)
+            answer = json.loads(tour.send("POST", "/api/v1/leagues/import/", exported, api=True))
+            if isinstance(answer, dict) and isinstance(answer.get("id"), int):
+                imported.append(answer["id"])
+            else:
+                tour.failed.append(f"import: {str(answer)[:200]}")
+        time.sleep(1)
+        master = stack["gunicorn"].pid
+        workers = sorted(children(master))
+        rows = [(f"web worker {i + 1}", w) for i, w in enumerate(workers)]
+        rows += [("events server", stack["events"].pid), ("background worker", stack["worker"].pid)]
+        print(
+            f"{tour.count} requests ({args.tours} tours of {len(pages)} pages, {len(api)} API "
+            f"reads, a hand, a league export and its import); "
+            f"{'none failed' if not tour.failed else 'FAILED: ' + '; '.join(tour.failed[:5])}"
+        )
+        total = rss_mb(master)
+        print(f"{'process':<20} {'RSS MB':>7}  {'at start':>8}  goal")
+        print(f"{'gunicorn master':<20} {total:7.1f}  (forks the workers)")
+        worst = 0.0
+        for label, pid in rows:
+            mb = rss_mb(pid)
+            total += mb
+            worst = max(worst, mb)
+            verdict = "met" if mb <= GOAL_MB else "NOT met"
+            start = at_start.get(pid, 0.0)
+            print(f"{label:<20} {mb:7.1f}  {start:8.1f}  ≤ {GOAL_MB:.0f} {verdict}")
+        print(f"{'the whole stack':<20} {total:7.1f}")
+
+        events_pid = stack["events"].pid
+        before = rss_mb(events_pid)
+        ticket = capability.issue(pk, "watch")
+        opened, during = asyncio.run(_open_streams(events_port, ticket, args.streams, events_pid))
+        per_kb = (during - before) * 1024 / max(opened, 1)
+        verdict = "met" if per_kb <= STREAM_GOAL_KB else "NOT met"
+        print(
+            f"events server with {opened} open streams: +{per_kb:.1f} KB each "
+            f"(goal ≤ {STREAM_GOAL_KB:.0f}: {verdict})"
+        )
+        ok = not tour.failed and worst <= GOAL_MB and per_kb <= STREAM_GOAL_KB
+        print("TARGET MET" if ok else "TARGET NOT MET")
+        return 0 if ok else 1
+    finally:
+        for process in stack.values():
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        Game.objects.filter(owner=owner).delete()
+        League.objects.filter(owner=owner).delete()
+        Player.objects.filter(created_by=owner).delete()
+        owner.delete()
+
+
+async def _open_streams(port: int, ticket: str, count: int, pid: int) -> tuple[int, float]:
+    """Open ``count`` streams, wait for each one's first bytes; how many opened and the
+    server's memory (MB) while they are open."""
+    writers = []
+    for _ in range(count):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(f"GET /events/{ticket} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        await writer.drain()
+        await reader.readuntil(b"\r\n\r\n")
+        writers.append(writer)
+    await asyncio.sleep(1)
+    return len(writers), rss_mb(pid)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

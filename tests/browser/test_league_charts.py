@@ -1,0 +1,98 @@
+"""The league charts on a phone (360x740), light and dark: the rating race and the
+head-to-head timeline draw inside the page (no sideways scroll), each line in its own
+colour and ending in a name no other name covers.
+
+Set ``SCOREKEEPER_SCREENSHOTS=/some/dir`` to keep a screenshot of each chart."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from scorekeeper.models import League, Player
+from tests.scorekeeper.league_factories import play_syn
+
+NAMES = ["Bo", "Cy", "Di", "Eve", "Finn", "Gus", "Hana", "Ivo", "Grandpa Joe Senior", "Kit"]
+DAY = 24 * 60
+
+
+def _seed(owner: User) -> tuple[League, list[Player]]:
+    league = League.objects.create(name="Thursday table", owner=owner)
+    players = [Player.objects.get(user=owner), *(
+        Player.objects.create(name=n, created_by=owner) for n in NAMES
+    )]  # fmt: skip
+    n = len(players)
+    for night in range(5):
+        for k in range(3):
+            start = (night * 3 + k) * 4
+            table = [players[(start + s) % n] for s in range(4)]
+            play_syn(
+                owner, league, table, [table[(night * 2 + k) % 4]],
+                minutes_ago=(6 - night) * DAY - k * 30,
+            )  # fmt: skip
+    return league, players
+
+
+def _check_chart(page: Any, labels: int) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width}px wide"
+    figure = page.locator("figure.ch").first
+    figure.scroll_into_view_if_needed()
+    box = figure.bounding_box()
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= page.viewport_size["width"]
+    found = page.evaluate(
+        """() => {
+          const svg = document.querySelector('figure.ch svg').getBoundingClientRect();
+          const names = [...document.querySelectorAll('figure.ch .ch-label')].map(t => {
+            const r = t.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+          });
+          const lines = [...document.querySelectorAll('figure.ch .ch-line')].map(
+            l => getComputedStyle(l).stroke);
+          return {svg: {left: svg.left, right: svg.right}, names, lines};
+        }"""
+    )
+    names = sorted(found["names"], key=lambda r: r["top"])
+    assert len(names) == labels
+    for above, below in itertools.pairwise(names):
+        assert above["bottom"] <= below["top"] + 1, (above, below)
+    for r in names:
+        assert r["right"] <= page.viewport_size["width"] + 0.5
+        assert r["left"] >= found["svg"]["left"]
+    # Every line its own colour.
+    assert len(set(found["lines"])) == len(found["lines"]) == labels
+
+
+def _shoot(page: Any, name: str) -> None:
+    folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.locator("figure.ch").first.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def test_league_charts_fit_a_phone_in_both_themes(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    league, players = _seed(User.objects.get(username="ana"))
+    pages = {
+        "race": (f"/leagues/{league.pk}/", 10),
+        "timeline": (f"/leagues/{league.pk}/head-to-head/?a={players[0].pk}&b={players[1].pk}", 2),
+    }
+    strokes: dict[str, list[str]] = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for name, (url, labels) in pages.items():
+            page.goto(f"{live_server.url}{url}")
+            _check_chart(page, labels)
+            _shoot(page, f"chart-{name}-{scheme}")
+            strokes.setdefault(name, []).append(
+                page.evaluate("getComputedStyle(document.querySelector('.ch-line')).stroke")
+            )
+    # The dark theme draws the same players in its own (lighter) colours.
+    for light, dark in strokes.values():
+        assert light != dark
