@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0016_misc_guest_removed'),
+        ('scorekeeper', '0015_guest_removed'),
     ]
 
     operations = [
