@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from scorekeeper.models import Game
 from scorekeeper.security import rate_limit
@@ -69,7 +69,8 @@ def game_page(
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """For a view of one game (URL argument ``pk``), called as ``view(request, access,
     …)``: a browser neither signed in nor holding a link to the game is sent to sign
-    in; a game the viewer may not see is a 404; one they may see but not do this with
+    in; a game the viewer may not see is a 404 (a link's guest who lost access is sent to
+    the page that says so); one they may see but not do this with
     (``may``: ``view``, ``record``, ``change``, ``manage``; see ``GameAccess``) a 403.
     ``rows``: load what the sheet shows (seats, players, hands), not just the game row;
     ``games``: the query to read the game from instead.
@@ -81,6 +82,10 @@ def game_page(
         def checked(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
             access = request_access(request, pk, rows=rows, games=games)
             if access is None:
+                if request.method == "GET" and not request.user.is_authenticated:
+                    # A phone that joined by link and lost its access (the link revoked,
+                    # the guest removed): the page that says why, and keeps its entry.
+                    return redirect("game_access_ended", pk=pk)
                 raise Http404(NOT_YOURS)
             if may != "view" and not getattr(access, f"may_{may}"):
                 return forbidden(request, access)

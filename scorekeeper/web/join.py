@@ -106,8 +106,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "join/name.html", context, status=status)
 
 
-def _ended(request: HttpRequest, pk: int, *, removed: bool) -> HttpResponse:
-    return render(request, "join/ended.html", {"pk": pk, "removed": removed}, status=403)
+def _ended(request: HttpRequest, pk: int, *, removed: bool, deleted: bool = False) -> HttpResponse:
+    context = {"pk": pk, "removed": removed, "deleted": deleted}
+    return render(request, "join/ended.html", context, status=403)
 
 
 @require_GET
@@ -122,7 +123,8 @@ def access_ended(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("game_sheet", pk=pk)
     link = guest_link(request, pk)
     removed = link is not None and was_removed(link.guest_id, link.invite_id)
-    return _ended(request, pk, removed=removed)
+    deleted = not Game.objects.filter(pk=pk).exists()
+    return _ended(request, pk, removed=removed, deleted=deleted)
 
 
 @require_GET

@@ -62,7 +62,9 @@ def test_removing_one_guest_asks_first_then_shuts_out_only_them(
     # Maya: refused at once, everywhere; her polling sheet is sent to say why.
     assert post_hand(maya, game, {"winner": str(three[2].pk)}).status_code == 404
     assert maya.post(f"/games/{game.pk}/hands/2/undo/").status_code == 404
-    assert maya.get(f"/games/{game.pk}/").status_code == 404
+    # Its sheet sends the phone to the page that says its access ended (403).
+    assert maya.get(f"/games/{game.pk}/").url == f"/games/{game.pk}/ended/"
+    assert maya.get(f"/games/{game.pk}/ended/").status_code == 403
     live = maya.get(f"/games/{game.pk}/live/?v=0&hand=3", **HTMX)
     assert live["HX-Redirect"] == f"/games/{game.pk}/ended/"
     ended = maya.get(live["HX-Redirect"])

@@ -191,7 +191,9 @@ def test_a_revoked_link_shuts_out_its_guests_at_their_next_request(
     invite_revoke(invite=invite, user=user)
     assert Client().get(join_path(invite)).status_code == 404
     assert guest.get(join_path(invite)).status_code == 404
-    assert guest.get(f"/games/{game.pk}/").status_code == 404
+    # Its sheet sends the phone to the page that says its access ended (403).
+    assert guest.get(f"/games/{game.pk}/").url == f"/games/{game.pk}/ended/"
+    assert guest.get(f"/games/{game.pk}/ended/").status_code == 403
     assert post_hand(guest, game, {"winner": str(three[2].pk)}).status_code == 404
     assert guest.post(f"/games/{game.pk}/hands/1/undo/").status_code == 404
     assert Hand.objects.filter(game=game).count() == 1
@@ -227,7 +229,11 @@ def test_deleting_a_game_takes_its_links_and_guests_with_it(
     assert not Game.objects.filter(pk=game.pk).exists()
     assert not Invite.objects.exists()
     assert not Guest.objects.exists()
-    assert guest.get(f"/games/{game.pk}/").status_code == 404
+    # Its sheet sends the phone to the page that says the game was deleted (403).
+    assert guest.get(f"/games/{game.pk}/").url == f"/games/{game.pk}/ended/"
+    ended = guest.get(f"/games/{game.pk}/ended/")
+    assert ended.status_code == 403
+    assert f"Game #{game.pk} was deleted" in ended.content.decode()
     assert guest.get(join_path(invite)).status_code == 404
 
 
