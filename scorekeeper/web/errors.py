@@ -16,4 +16,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if is_api_request(request):
         return JsonResponse({"detail": f"CSRF check failed: {reason}"}, status=403)
     context = {"no_cookies": reason == REASON_NO_CSRF_COOKIE and not request.COOKIES}
-    return render(request, "403_csrf.html", context, status=403)
+    response = render(request, "403_csrf.html", context, status=403)
+    # For the phone's outbox: its kept hand met an expired form token; this page carries
+    # a current one (the body's hx-headers), with which it sends the hand again.
+    response["X-CSRF-Failure"] = "1"
+    return response

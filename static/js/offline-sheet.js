@@ -316,6 +316,30 @@
     } catch (e) { return ""; }
   }
 
+  /* A kept hand is sent with the page's current form token, not the one its form had when
+     it was kept: a sign-in elsewhere, or a page served from the phone's copy, may have
+     made that one stale. */
+  function withCurrentToken(body) {
+    var params = new URLSearchParams(body), token = csrfHeader();
+    if (token) params.set("csrfmiddlewaretoken", token);
+    return params.toString();
+  }
+
+  /* The server refused an expired token: its answer (the app's "form had expired" page)
+     carries a current one. Take it for the page and its forms; true if there was one. */
+  function renewToken(html) {
+    var doc = new DOMParser().parseFromString(html || "", "text/html");
+    var headers = doc.body ? doc.body.getAttribute("hx-headers") : null;
+    var token = "";
+    try { token = JSON.parse(headers || "{}")["X-CSRFToken"] || ""; } catch (e) { token = ""; }
+    if (!token || token === csrfHeader()) return false;
+    document.body.setAttribute("hx-headers", headers);
+    document.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (input) {
+      input.value = token;
+    });
+    return true;
+  }
+
   function setSaving(form, on) {
     if (!form) return;
     form.querySelectorAll(".entry-save").forEach(function (b) { b.disabled = on; });
@@ -407,7 +431,7 @@
     var timer = window.setTimeout(function () { if (controller) controller.abort(); }, SEND_TIMEOUT_MS);
     return fetch(item.action, {
       method: "POST",
-      body: item.body,
+      body: withCurrentToken(item.body),
       credentials: "same-origin",
       signal: controller ? controller.signal : undefined,
       headers: {
@@ -424,6 +448,11 @@
         var signedOut = response.redirected && new URL(response.url).pathname === loginPath;
         if (signedOut || status >= 500 || status === 429 || status === 408) {
           if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
+          throw new Error("not yet");
+        }
+        // An expired form token: send it again with the current one (once per hand).
+        if (status === 403 && response.headers.get("X-CSRF-Failure") && !item.renewed && renewToken(html)) {
+          item.renewed = true;
           throw new Error("not yet");
         }
         items = items.filter(function (i) { return i.key !== item.key; });

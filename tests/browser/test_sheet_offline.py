@@ -168,6 +168,38 @@ def test_two_hands_kept_offline_are_sent_in_order(phone: Any, live_server: Any) 
     assert hands[1].input["results"][1]["cards"] == ["JK"]
 
 
+def test_a_kept_hand_whose_form_token_expired_is_sent_with_a_current_one(
+    phone: Any, live_server: Any
+) -> None:
+    """Kept while its form token went stale (a sign-in elsewhere, a page the phone kept):
+    the server's refusal carries a current token, and the hand goes with it, once."""
+    page = phone
+    game, players = dirt_game()
+    open_kept(page, f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    went_out(page, "Bo")
+    tap(page, "Ana", "K")
+    tap(page, "Cy", "Q")
+    page.locator("#entry .entry-save").first.click()
+    expect(outbox(page)).to_contain_text("1 hand waiting to send")
+    stale = "x" * 64
+    page.evaluate(
+        """(stale) => {
+            document.body.setAttribute("hx-headers", JSON.stringify({"X-CSRFToken": stale}));
+            document.querySelectorAll('input[name="csrfmiddlewaretoken"]')
+                .forEach((input) => { input.value = stale; });
+        }""",
+        stale,
+    )
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(outbox(page)).to_contain_text(
+        "1 hand kept on this phone was sent and saved.", timeout=20_000
+    )
+    assert winners(game) == [players["Bo"].pk]
+    assert "x" * 64 not in page.evaluate("() => document.body.getAttribute('hx-headers')")
+
+
 def test_a_kept_hand_another_phone_recorded_first_is_held_for_the_user(
     phone: Any, live_server: Any
 ) -> None:
