@@ -157,7 +157,10 @@ def test_a_guest_scores_by_link_a_watcher_watches_and_revoking_shuts_them_out(
     expect(owner.locator(".messages")).to_contain_text("The score link was revoked")
     # Asked with the phone's cookies, not by navigating: the sheet's own poll may be
     # sending the phone away at that moment, which cancels a navigation.
-    assert friend.request.get(sheet).status == 404
+    # The sheet sends the phone to the page that says its link was revoked.
+    ended = friend.request.get(sheet)
+    assert (ended.status, ended.url) == (403, f"{sheet}ended/")
+    assert "was revoked" in ended.text()
     assert friend.request.get(link).status == 404
     assert Hand.objects.filter(game=game).count() == 2
     assert not owner_problems, owner_problems

@@ -182,7 +182,10 @@ def test_the_owner_lists_the_guests_and_removes_one(api: APIClient, game: Game) 
     assert api.delete(f"{guests_url}{maya_id}/").status_code == 204
     assert [g["name"] for g in api.get(guests_url).json()] == ["Theo"]
     # Maya is shut out; Theo, on the same link, is not.
-    assert maya.get(f"/games/{game.pk}/").status_code == 404
+    # Her sheet sends her to the page that says she was removed.
+    ended = maya.get(f"/games/{game.pk}/", follow=True)
+    assert ended.status_code == 403
+    assert "removed you" in ended.content.decode()
     assert theo.get(f"/games/{game.pk}/").status_code == 200
     # Removing again, or a guest that never was: 404.
     assert api.delete(f"{guests_url}{maya_id}/").status_code == 404
