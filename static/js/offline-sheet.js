@@ -450,10 +450,11 @@
           if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
           throw new Error("not yet");
         }
-        // An expired form token: send it again with the current one (once per hand).
+        // An expired form token (a sign-in, or a late answer that set the cookie back):
+        // send it again at once with the current one the refusal carries, once per hand.
         if (status === 403 && response.headers.get("X-CSRF-Failure") && !item.renewed && renewToken(html)) {
           item.renewed = true;
-          throw new Error("not yet");
+          return sendOne(item, direct);
         }
         items = items.filter(function (i) { return i.key !== item.key; });
         // Taps made while it was on its way are not an entry another phone overtook.
