@@ -5,6 +5,10 @@ from django.contrib.staticfiles.apps import StaticFilesConfig as BaseStaticFiles
 
 
 class ScorekeeperConfig(AppConfig):
+    """The app (``"scorekeeper"`` in ``INSTALLED_APPS``): Django picks the one config
+    marked default, as this module holds two."""
+
+    default = True
     name = "scorekeeper"
     verbose_name = "Scorekeeper"
     default_auto_field = "django.db.models.BigAutoField"
