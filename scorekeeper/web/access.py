@@ -20,7 +20,7 @@ from django.shortcuts import redirect, render
 
 from scorekeeper.models import Game
 from scorekeeper.security import rate_limit
-from scorekeeper.selectors.access import GameAccess, GuestLink, find_game_access
+from scorekeeper.selectors.access import GameAccess, GuestLink, Role, find_game_access
 
 #: Session key: ``{"<game id>": {"invite": id, "guest": id or None}}``.
 SESSION_PASSES = "game_links"
@@ -104,3 +104,10 @@ def game_page(
         return wrapped
 
     return decorate
+
+
+def writer(access: GameAccess) -> dict[str, Any]:
+    """Who writes, for the services: the account, or the guest of a score link."""
+    if access.role is Role.SCORER:
+        return {"user": None, "guest": access.guest}
+    return {"user": access.user, "guest": None}

@@ -6,20 +6,16 @@ place (one view renders the full page, or for an htmx request just the partial).
 writes go through the same services as the API (``services.games``/``services.players``),
 so the engine scores both the same way. Phones watching a sheet poll ``game_live``: it
 answers 204 while ``Game.version`` is unchanged, so it is stateless and cheap however
-many processes serve the app.
+many processes serve the app. What the sheet shows is read in ``web.sheet_context``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -27,22 +23,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import RULESETS, GameState, RuleError
+from games import RULESETS, RuleError
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError, UnlikelyHand
-from scorekeeper.live.delta import grid_delta
+from scorekeeper.live.delta import delta_from, grid_delta
 from scorekeeper.models import Game, Hand
 from scorekeeper.presenters import presenter_for
-from scorekeeper.selectors.access import GameAccess, Role, find_poll_access
+from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import (
     game_config,
     game_state,
-    game_with_related,
     player_names,
-    with_earlier_hands,
-    with_rows,
 )
 from scorekeeper.services.games import (
-    HandWritten,
     game_close,
     game_delete,
     game_reopen,
@@ -50,198 +42,41 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
-from scorekeeper.services.locked_game import DERIVED_FIELDS
-from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.validation import is_idempotency_key, optional_id
-from scorekeeper.web import sheet, sheet_panel
+from scorekeeper.web import sheet_panel
 from scorekeeper.web.access import (
     NOT_YOURS,
     game_page,
     guest_link,
     holds_link,
+    writer,
 )
 from scorekeeper.web.forms import Entry
 from scorekeeper.web.live_answer import answer_key, shared_answer
-from scorekeeper.web.scoreboard import build_scoreboard
-from scorekeeper.web.table import tools_for
+from scorekeeper.web.sheet_context import (
+    after_write,
+    hand_marker,
+    keep_rows,
+    reload_access,
+    render_sheet,
+    seat_ids,
+    sheet_context,
+    sheet_game,
+    wants_every_hand,
+)
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-# -- loading ------------------------------------------------------------------------------
-
-
-def _reload(access: GameAccess, games: QuerySet[Game] | None = None) -> GameAccess:
-    """The same viewer's access to the game as it is now (after a write, or a change seen
-    by the live poll): read again with its rows, or from ``games``."""
-    game = (games if games is not None else game_with_related()).filter(pk=access.game.pk).first()
-    if game is None:
-        raise Http404(NOT_YOURS)
-    return replace(access, game=game)
-
-
-def _after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, GameState]:
-    """The viewer's access and the game's whole state after a write: the state the write
-    folded, after the hands this request read before it (nothing is read or folded
-    again), unless another phone wrote in between (then the game is read again)."""
-    game = access.game
-    same = written.base_version == game.version
-    state = with_earlier_hands(game, written.state) if same else None
-    if state is None:
-        fresh = _reload(access)
-        return fresh, game_state(fresh.game)
-    for name in DERIVED_FIELDS:
-        setattr(game, name, getattr(written.game, name))
-    getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
-    return access, state
-
-
-def _writer(access: GameAccess) -> dict[str, Any]:
-    """Who writes, for the services: the account, or the guest of a score link."""
-    if access.role is Role.SCORER:
-        return {"user": None, "guest": access.guest}
-    return {"user": access.user}
-
-
-def _sheet_game() -> QuerySet[Game]:
-    """The game row as the sheet reads it: with its league and owner, its seats and hands
-    coming from :func:`_rows_by_version`."""
-    return Game.objects.select_related("league", "owner")
-
-
-@dataclass(frozen=True)
-class SheetRows:
-    """What the sheet shows of a game's seats and hands."""
-
-    state: GameState
-    names: dict[int, str]
-    markers: dict[int, str]
-
-
-def _rows_by_version(game: Game) -> SheetRows:
-    """The game's state (its hands' stored outcomes, resumed by the engine) and its
-    players' names and colours: read and folded once per version of the game and kept in
-    Django's cache. Every write to its hands, and every rename, recolour or merge of its
-    players, makes a new version; the moment it was saved tells a game apart from an
-    earlier one that had its id."""
-    key = _rows_key(game)
-    rows = cache.get(key)
-    if rows is None:
-        with_rows(game)
-        rows = SheetRows(game_state(game), player_names(game), game_markers(game))
-        cache.set(key, rows)
-    return rows
-
-
-def _rows_key(game: Game) -> str:
-    return f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
-
-
-def _keep_rows(game: Game, state: GameState) -> None:
-    """A hand write's whole state kept as the rows of the game's new version: the other
-    phones at the table, asking for that hand next, read and fold no hand."""
-    cache.add(_rows_key(game), SheetRows(state, player_names(game), game_markers(game)))
-
-
-def _seat_ids(game: Game) -> list[int]:
-    return [s.player_id for s in game.seats.all()]
-
-
-def _hand_marker(state: GameState) -> str:
-    """What the entry panel on a phone is for: the next hand's number, or the end."""
-    return str(state.next_hand["number"]) if state.next_hand else "end"
-
-
-def _sheet_context(
-    request: HttpRequest,
-    access: GameAccess,
-    *,
-    state: GameState | None = None,
-    panel: sheet_panel.Panel | None = None,
-    flash: str = "",
-    notice: str = "",
-    preview: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    game = access.game
-    if state is None:
-        rows = _rows_by_version(game)
-        state, names, markers = rows.state, rows.names, rows.markers
-    else:
-        names, markers = player_names(game), game_markers(game)
-    can_change = access.may_change
-    can_manage = access.may_manage
-    rules = RULESETS[game.ruleset]
-    shows = presenter_for(game.ruleset)
-    show_all = _wants_every_hand(request)
-    grid = sheet.build_grid(game, state, names, recent=None if show_all else sheet.RECENT_HANDS)
-    apply_markers(grid.columns, markers)
-    if panel is None and can_change:
-        panel = sheet_panel.build_panel(game, state, names)
-    variant = rules.variant(game.variant or None) if rules.variants else None
-    return {
-        "game": game,
-        "access": access,
-        "state": state,
-        "rules": rules,
-        "variant": variant,
-        "names": names,
-        "seated": [names[p] for p in state.config.players],
-        "can_change": can_change,
-        "can_manage": can_manage,
-        "guest": access if access.is_guest and not can_manage else None,
-        "grid": grid,
-        "banner": sheet.build_banner(state, names),
-        "panel": panel,
-        "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
-        "winners": [names.get(p, "?") for p in state.winners],
-        "ended_by": sheet.ended_by_text(state, names),
-        "chart": sheet.build_chart(state, grid.columns) if state.finished else None,
-        "settlement": shows.settlement(state, names),
-        "flash": flash,
-        "notice": notice,
-        "preview": preview,
-        "hand_marker": _hand_marker(state),
-        "last_hand": state.hands[-1].number if state.hands else None,
-        "wins_low": rules.wins_with_for(state.config.options) == "low",
-        "goal": shows.goal(state.config.options),
-        "scoreboard": build_scoreboard(state, grid.columns),
-        "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
-        "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
-        "first_dealer": names.get(game.first_dealer_id, ""),
-        "table_tools": tools_for(state, names),
-    }
-
-
-def _wants_every_hand(request: HttpRequest) -> bool:
-    """``?hands=all`` on the sheet, or on the page an htmx request comes from (so live
-    updates and entries keep every hand on the screen that showed them)."""
-    if request.GET.get("hands") == "all":
-        return True
-    htmx = getattr(request, "htmx", None)
-    current = (htmx.current_url if htmx else None) or ""
-    if "hands" not in current and "%" not in current:
-        return False  # nothing to parse (a key may be percent-encoded)
-    return "all" in parse_qs(urlsplit(current).query).get("hands", [])
-
-
-def _render_sheet(
-    request: HttpRequest, context: dict[str, Any], *, status: int = 200, partial: str = "sheet"
-) -> HttpResponse:
-    """The full sheet page, or for an htmx request just the ``partial``."""
-    htmx = getattr(request, "htmx", None)
-    template = f"games/sheet.html#{partial}" if htmx and not htmx.boosted else "games/sheet.html"
-    return render(request, template, context, status=status)
-
-
 # -- the sheet ----------------------------------------------------------------------------
 
 
 @require_GET
-@game_page(games=_sheet_game())
+@game_page(games=sheet_game())
 def game_sheet(request: HttpRequest, access: GameAccess) -> HttpResponse:
-    return _render_sheet(request, _sheet_context(request, access))
+    return render_sheet(request, sheet_context(request, access))
 
 
 @require_GET
@@ -265,7 +100,8 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
 
     def answer(csrf: str) -> tuple[HttpResponse, str]:
-        context = _sheet_context(request, _reload(found, _sheet_game()))
+        first = delta_from(request, current)
+        context = sheet_context(request, found, since=first)
         marker = context["hand_marker"]
         seen = request.GET.get("hand", "")
         hand_changed = seen != marker
@@ -274,12 +110,13 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
         context["oob"] = True
         context["refresh_panel"] = hand_changed
         context["csrf_token"] = csrf
-        context.update(grid_delta(request, context, current))
+        if first is not None:
+            context["grid_delta"] = grid_delta(context["grid"], first)
         panel = context["panel"]
         key = panel.idempotency_key if panel is not None and hand_changed else ""
         return render(request, "games/_live.html", context), key
 
-    key = answer_key(request, found, _wants_every_hand(request))
+    key = answer_key(request, found, wants_every_hand(request))
     return shared_answer(request, found, key, answer)
 
 
@@ -305,7 +142,7 @@ def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
 
 
 def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]]:
-    players = _seat_ids(game)
+    players = seat_ids(game)
     entry = Entry.from_post(request.POST, players)
     return entry, presenter_for(game.ruleset).hand_input(players, entry)
 
@@ -326,7 +163,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     try:
         written = hand_record(
             game=game,
-            **_writer(access),
+            **writer(access),
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=optional_id(expected),
@@ -337,23 +174,23 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
         )
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), status=422
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
         state = game_state(game)
         panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, error=exc, idempotency_key=key
         )
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), status=422
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except StaleHandError:
-        fresh = _reload(access)
+        fresh = reload_access(access)
         state = game_state(fresh.game)
         notice = (
             f"Not saved: hand {expected} was already saved on another phone. Check "
-            f"the sheet; the entry is now for hand {_hand_marker(state)}."
+            f"the sheet; the entry is now for hand {hand_marker(state)}."
         )
         if state.next_hand is not None and int(expected) > len(state.hands) + 1:
             notice = (
@@ -362,12 +199,12 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             )
         elif state.next_hand is None:
             notice = f"Not saved: hand {expected} was already saved and the game is over."
-        return _render_sheet(
-            request, _sheet_context(request, fresh, state=state, notice=notice), status=409
+        return render_sheet(
+            request, sheet_context(request, fresh, state=state, notice=notice), status=409
         )
     except (ConflictError, IdempotencyKeyReused) as exc:
-        return _render_sheet(
-            request, _sheet_context(request, _reload(access), notice=exc.message), status=409
+        return render_sheet(
+            request, sheet_context(request, reload_access(access), notice=exc.message), status=409
         )
     if written.outcome is None:
         flash = "That hand was already saved."
@@ -376,9 +213,9 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         if written.state.finished:
             flash += " The game is over."
     if getattr(request, "htmx", None):
-        after, state = _after_write(access, written)
-        _keep_rows(after.game, state)
-        return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
+        after, state = after_write(access, written)
+        keep_rows(after.game, state)
+        return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
 
@@ -395,15 +232,15 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
     names = player_names(game)
     if request.method == "GET":
         panel = sheet_panel.build_panel(game, state, names, number=number)
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), partial="panel"
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), partial="panel"
         )
     entry, hand_input = _entry_from(request, game)
     try:
         written = hand_replace(
             game=game,
             number=number,
-            **_writer(access),
+            **writer(access),
             hand_input=hand_input,
             confirm=request.POST.get("confirm", ""),
         )
@@ -411,20 +248,20 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         panel = sheet_panel.build_panel(
             game, state, names, number=number, entry=entry, unlikely=exc.items
         )
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), status=422
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
         panel = sheet_panel.build_panel(game, state, names, number=number, entry=entry, error=exc)
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), status=422
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except ConflictError as exc:
         panel = sheet_panel.build_panel(
             game, state, names, number=number, entry=entry, message=exc.message
         )
-        return _render_sheet(
-            request, _sheet_context(request, access, state=state, panel=panel), status=409
+        return render_sheet(
+            request, sheet_context(request, access, state=state, panel=panel), status=409
         )
     except Hand.DoesNotExist:
         raise Http404(f"This game has no hand {number}.") from None
@@ -433,9 +270,9 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         flash = presenter_for(game.ruleset).saved_summary(written.outcome, names)
         flash = flash.replace("saved", "corrected")
     if getattr(request, "htmx", None):
-        after, state = _after_write(access, written)
-        _keep_rows(after.game, state)
-        return _render_sheet(request, _sheet_context(request, after, state=state, flash=flash))
+        after, state = after_write(access, written)
+        keep_rows(after.game, state)
+        return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
 
@@ -505,8 +342,8 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
         entry=entry,
         idempotency_key=request.POST.get("idempotency_key") or None,
     )
-    return _render_sheet(
-        request, _sheet_context(request, access, state=state, panel=panel, preview=preview)
+    return render_sheet(
+        request, sheet_context(request, access, state=state, panel=panel, preview=preview)
     )
 
 
@@ -515,7 +352,7 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
 def hand_undo_view(request: HttpRequest, access: GameAccess, number: int) -> HttpResponse:
     """Undo the last hand. The number is in the URL, so a second tap cannot undo another."""
     try:
-        hand_undo(game=access.game, number=number, **_writer(access))
+        hand_undo(game=access.game, number=number, **writer(access))
     except Hand.DoesNotExist:
         return _after_action(
             request, access, f"Hand {number} is already gone: nothing undone.", error=True
@@ -529,10 +366,13 @@ def _after_action(
     request: HttpRequest, access: GameAccess, text: str, *, error: bool = False
 ) -> HttpResponse:
     if getattr(request, "htmx", None):
-        ctx = _sheet_context(
-            request, _reload(access), flash="" if error else text, notice=text if error else ""
+        ctx = sheet_context(
+            request,
+            reload_access(access),
+            flash="" if error else text,
+            notice=text if error else "",
         )
-        return _render_sheet(request, ctx, status=409 if error else 200)
+        return render_sheet(request, ctx, status=409 if error else 200)
     (messages.error if error else messages.success)(request, text)
     return redirect("game_sheet", pk=access.game.pk)
 

@@ -19,10 +19,10 @@ from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import TableTools
-from scorekeeper.selectors.access import GameAccess, Role
+from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.table import game_table, hand_in_play, state_of
 from scorekeeper.services.table import parse_action, table_act
-from scorekeeper.web.access import game_page
+from scorekeeper.web.access import game_page, writer
 
 #: The largest action body read (an action is a few words).
 MAX_BODY = 2_000
@@ -44,12 +44,6 @@ def answer(access: GameAccess) -> dict[str, Any]:
     data["tools"] = asdict(tools) if tools is not None else None
     data["may_change"] = access.may_record and not state.finished
     return data
-
-
-def _writer(access: GameAccess) -> dict[str, Any]:
-    if access.role is Role.SCORER:
-        return {"user": None, "guest": access.guest}
-    return {"user": access.user, "guest": None}
 
 
 def _bad(field: str, message: str) -> JsonResponse:
@@ -84,7 +78,7 @@ def table_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
         try:
             act = parse_action(_body(request))
             state, _ = state_of(access.game)
-            table_act(game=access.game, act=act, hand=hand_in_play(state), **_writer(access))
+            table_act(game=access.game, act=act, hand=hand_in_play(state), **writer(access))
         except RuleError as error:
             return _bad(error.field, str(error))
         except (PermissionDenied, Game.DoesNotExist) as error:

@@ -13,11 +13,11 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.web.access import game_page
-from scorekeeper.web.games import _reload, _sheet_context, _sheet_game
+from scorekeeper.web.sheet_context import reload_access, sheet_context, sheet_game
 
 
 def _context(request: HttpRequest, access: GameAccess) -> dict[str, object]:
-    context = _sheet_context(request, access)
+    context = sheet_context(request, access)
     context["can_change"] = False  # the display shows; the phones change
     tools = context.get("table_tools")
     context["display_facts"] = getattr(tools, "display_facts", [])
@@ -25,7 +25,7 @@ def _context(request: HttpRequest, access: GameAccess) -> dict[str, object]:
 
 
 @require_GET
-@game_page(games=_sheet_game())
+@game_page(games=sheet_game())
 def table_display(request: HttpRequest, access: GameAccess) -> HttpResponse:
     return render(request, "games/display.html", _context(request, access))
 
@@ -36,7 +36,7 @@ def table_display_live(request: HttpRequest, access: GameAccess) -> HttpResponse
     """204 while the game's version is the one shown; else the display's parts."""
     if request.GET.get("v") == str(access.game.version):
         return HttpResponse(status=204)
-    context = _context(request, _reload(access, _sheet_game()))
+    context = _context(request, reload_access(access, sheet_game()))
     context["oob"] = True
     return render(request, "games/display.html#live", context)
 

@@ -15,6 +15,7 @@ from games.screw_your_neighbour import ScrewYourNeighbour
 from scorekeeper.models import Game, Player
 from scorekeeper.services import games as services
 from scorekeeper.web import games as pages
+from scorekeeper.web import sheet_context
 from tests.scorekeeper.factories import make_game, make_players
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -35,7 +36,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often a hand is folded, and the game read and its state built, by the page."""
     calls = {"folds": 0, "reads": 0}
     fold = ScrewYourNeighbour.fold
-    reload, state = pages._reload, pages.game_state
+    reload, state = sheet_context.reload_access, pages.game_state
 
     def counting_fold(self: Any, *args: Any) -> Any:
         calls["folds"] += 1
@@ -49,8 +50,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return call
 
     monkeypatch.setattr(ScrewYourNeighbour, "fold", counting_fold)
-    monkeypatch.setattr(pages, "_reload", counting(reload))
-    monkeypatch.setattr(pages, "game_state", counting(state))
+    monkeypatch.setattr(sheet_context, "reload_access", counting(reload))
+    monkeypatch.setattr(pages, "reload_access", sheet_context.reload_access)
+    monkeypatch.setattr(sheet_context, "game_state", counting(state))
+    monkeypatch.setattr(pages, "game_state", sheet_context.game_state)
     return calls
 
 

@@ -1,0 +1,195 @@
+"""What a game's sheet shows, read once per version of the game: the game row and the
+viewer's access, the state its hands fold to (kept in Django's cache per version, and
+left there by the phone that wrote it), and the context every part of the sheet is
+rendered from (the page, its htmx partials, the live answer, the table display)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from django.core.cache import cache
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games import RULESETS, GameState
+from scorekeeper.models import Game
+from scorekeeper.presenters import presenter_for
+from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.games import (
+    game_state,
+    game_with_related,
+    player_names,
+    with_earlier_hands,
+    with_rows,
+)
+from scorekeeper.services.games import HandWritten
+from scorekeeper.services.locked_game import DERIVED_FIELDS
+from scorekeeper.services.player_admin import apply_markers, game_markers
+from scorekeeper.web import sheet, sheet_panel
+from scorekeeper.web.access import NOT_YOURS
+from scorekeeper.web.scoreboard import build_scoreboard
+from scorekeeper.web.table import tools_for
+
+
+def reload_access(access: GameAccess, games: QuerySet[Game] | None = None) -> GameAccess:
+    """The same viewer's access to the game as it is now (after a write, or a change seen
+    by the live poll): read again with its rows, or from ``games``."""
+    game = (games if games is not None else game_with_related()).filter(pk=access.game.pk).first()
+    if game is None:
+        raise Http404(NOT_YOURS)
+    return replace(access, game=game)
+
+
+def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, GameState]:
+    """The viewer's access and the game's whole state after a write: the state the write
+    folded, after the hands this request read before it (nothing is read or folded
+    again), unless another phone wrote in between (then the game is read again)."""
+    game = access.game
+    same = written.base_version == game.version
+    state = with_earlier_hands(game, written.state) if same else None
+    if state is None:
+        fresh = reload_access(access)
+        return fresh, game_state(fresh.game)
+    for name in DERIVED_FIELDS:
+        setattr(game, name, getattr(written.game, name))
+    getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
+    return access, state
+
+
+def sheet_game() -> QuerySet[Game]:
+    """The game row as the sheet reads it: with its league and owner, its seats and hands
+    coming from :func:`rows_by_version`."""
+    return Game.objects.select_related("league", "owner")
+
+
+@dataclass(frozen=True)
+class SheetRows:
+    """What the sheet shows of a game's seats and hands."""
+
+    state: GameState
+    names: dict[int, str]
+    markers: dict[int, str]
+
+
+def rows_by_version(game: Game) -> SheetRows:
+    """The game's state (its hands' stored outcomes, resumed by the engine) and its
+    players' names and colours: read and folded once per version of the game and kept in
+    Django's cache. Every write to its hands, and every rename, recolour or merge of its
+    players, makes a new version; the moment it was saved tells a game apart from an
+    earlier one that had its id."""
+    key = _rows_key(game)
+    rows = cache.get(key)
+    if rows is None:
+        if deferred := game.get_deferred_fields():  # read for the live poll: one query
+            game.refresh_from_db(fields=deferred)
+        with_rows(game)
+        rows = SheetRows(game_state(game), player_names(game), game_markers(game))
+        cache.set(key, rows)
+    return rows
+
+
+def _rows_key(game: Game) -> str:
+    return f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+
+
+def keep_rows(game: Game, state: GameState) -> None:
+    """A hand write's whole state kept as the rows of the game's new version: the other
+    phones at the table, asking for that hand next, read and fold no hand."""
+    cache.add(_rows_key(game), SheetRows(state, player_names(game), game_markers(game)))
+
+
+def seat_ids(game: Game) -> list[int]:
+    return [s.player_id for s in game.seats.all()]
+
+
+def hand_marker(state: GameState) -> str:
+    """What the entry panel on a phone is for: the next hand's number, or the end."""
+    return str(state.next_hand["number"]) if state.next_hand else "end"
+
+
+def sheet_context(
+    request: HttpRequest,
+    access: GameAccess,
+    *,
+    state: GameState | None = None,
+    panel: sheet_panel.Panel | None = None,
+    flash: str = "",
+    notice: str = "",
+    preview: dict[str, Any] | None = None,
+    since: int | None = None,
+) -> dict[str, Any]:
+    """What the sheet shows; ``since``: its grid holds only the rows of hands ``since``
+    onwards (the live answer to a phone that has the others)."""
+    game = access.game
+    if state is None:
+        rows = rows_by_version(game)
+        state, names, markers = rows.state, rows.names, rows.markers
+    else:
+        names, markers = player_names(game), game_markers(game)
+    can_change = access.may_change
+    can_manage = access.may_manage
+    rules = RULESETS[game.ruleset]
+    shows = presenter_for(game.ruleset)
+    show_all = wants_every_hand(request)
+    recent = None if show_all else sheet.RECENT_HANDS
+    grid = sheet.build_grid(game, state, names, recent=recent, since=since)
+    apply_markers(grid.columns, markers)
+    if panel is None and can_change:
+        panel = sheet_panel.build_panel(game, state, names)
+    variant = rules.variant(game.variant or None) if rules.variants else None
+    return {
+        "game": game,
+        "access": access,
+        "state": state,
+        "rules": rules,
+        "variant": variant,
+        "names": names,
+        "seated": [names[p] for p in state.config.players],
+        "can_change": can_change,
+        "can_manage": can_manage,
+        "guest": access if access.is_guest and not can_manage else None,
+        "grid": grid,
+        "banner": sheet.build_banner(state, names),
+        "panel": panel,
+        "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
+        "winners": [names.get(p, "?") for p in state.winners],
+        "ended_by": sheet.ended_by_text(state, names),
+        "chart": sheet.build_chart(state, grid.columns) if state.finished else None,
+        "settlement": shows.settlement(state, names),
+        "flash": flash,
+        "notice": notice,
+        "preview": preview,
+        "hand_marker": hand_marker(state),
+        "last_hand": state.hands[-1].number if state.hands else None,
+        "wins_low": rules.wins_with_for(state.config.options) == "low",
+        "goal": shows.goal(state.config.options),
+        "scoreboard": build_scoreboard(state, grid.columns),
+        "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
+        "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
+        "first_dealer": names.get(game.first_dealer_id, ""),
+        "table_tools": tools_for(state, names),
+    }
+
+
+def wants_every_hand(request: HttpRequest) -> bool:
+    """``?hands=all`` on the sheet, or on the page an htmx request comes from (so live
+    updates and entries keep every hand on the screen that showed them)."""
+    if request.GET.get("hands") == "all":
+        return True
+    htmx = getattr(request, "htmx", None)
+    current = (htmx.current_url if htmx else None) or ""
+    if "hands" not in current and "%" not in current:
+        return False  # nothing to parse (a key may be percent-encoded)
+    return "all" in parse_qs(urlsplit(current).query).get("hands", [])
+
+
+def render_sheet(
+    request: HttpRequest, context: dict[str, Any], *, status: int = 200, partial: str = "sheet"
+) -> HttpResponse:
+    """The full sheet page, or for an htmx request just the ``partial``."""
+    htmx = getattr(request, "htmx", None)
+    template = f"games/sheet.html#{partial}" if htmx and not htmx.boosted else "games/sheet.html"
+    return render(request, template, context, status=status)
