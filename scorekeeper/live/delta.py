@@ -10,24 +10,25 @@ goes, as for a poll."""
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest
 
 from scorekeeper.validation import optional_id
 
+if TYPE_CHECKING:
+    from scorekeeper.web.sheet import Grid
 
-def grid_delta(request: HttpRequest, context: dict[str, Any], current: int) -> dict[str, Any]:
-    """What to add to the live answer's context: ``grid_delta`` (and the grid cut to the
-    changed rows) when a delta is safe, else nothing."""
+
+def delta_from(request: HttpRequest, current: int) -> int | None:
+    """The first hand whose row a phone asks for, when a delta is safe (the game is still
+    at the version its events told it of), else None: the whole grid goes."""
     first = optional_id(request.GET.get("from"))
     if first is None or request.GET.get("to") != str(current):
-        return {}
-    grid = context["grid"]
-    rows = [row for row in grid.rows if row.number >= first]
-    shown_from = grid.hidden + 1
-    return {
-        "grid": dataclasses.replace(grid, rows=rows),
-        "grid_delta": {"from": first, "first": shown_from, "total": grid.total},
-    }
+        return None
+    return first
+
+
+def grid_delta(grid: Grid, first: int) -> dict[str, Any]:
+    """What the live answer's grid says of itself: built from hand ``first`` on."""
+    return {"from": first, "first": grid.hidden + 1, "total": grid.total}

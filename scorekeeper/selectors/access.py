@@ -195,11 +195,15 @@ def find_game_access(
 
 
 #: What the live poll's access decision, version check and shared answer's key read of
-#: the game row, in the model's order (``Model.from_db`` takes them so).
+#: the game row, and what the live answer's parts read of it (their rows come from the
+#: cache of the game's version: its JSON columns load only when those are read again),
+#: in the model's order (``Model.from_db`` takes them so).
 POLL_FIELDS = tuple(
     field.attname
     for field in Game._meta.concrete_fields
-    if field.attname in {"id", "owner_id", "league_id", "status", "version", "updated_at"}
+    if field.attname
+    in {"id", "owner_id", "league_id", "status", "version", "updated_at"}
+    | {"ruleset", "variant", "first_dealer_id", "closed", "hand_count", "created_at"}
 )
 POLL_ROW = f"SELECT {', '.join(POLL_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
 

@@ -64,6 +64,11 @@ class Grid:
     hidden: int = 0
     total: int = 0
 
+    @property
+    def shown(self) -> int:
+        """The hands the sheet shows (a live answer's rows may be only the changed ones)."""
+        return self.total - self.hidden
+
 
 #: The sheet shows this many most recent hands unless asked for all of them: a game of
 #: hundreds of hands stays a page of a known size.
@@ -143,16 +148,18 @@ def build_grid(
     names: Mapping[int, str],
     *,
     recent: int | None = None,
+    since: int | None = None,
 ) -> Grid:
     """The sheet's table; with ``recent``, rows for only the last ``recent`` hands
-    (the totals still count every hand)."""
+    (the totals still count every hand); with ``since``, of those only the rows of hands
+    ``since`` onwards (what changed, for a phone that has the others)."""
     shows = presenter_for(state.config.ruleset)
     columns = columns_for(state, names)
     rows: list[GridRow] = []
     team_running = [0] * len(columns) if state.config.teams else []
     hidden = max(0, len(state.hands) - recent) if recent is not None else 0
     for index, hand in enumerate(state.hands):
-        if index < hidden:
+        if index < hidden or (since is not None and hand.number < since):
             if state.config.teams and hand.team_points is not None:
                 for i in range(len(columns)):
                     team_running[i] += hand.team_points[i]

@@ -83,3 +83,30 @@ def test_a_phone_that_is_current_gets_304() -> None:
     hand_record(game=Game.objects.get(pk=game.pk), user=ana, hand_input={"winner": seats[0]})
     changed = phone.get(url, HTTP_IF_NONE_MATCH=answer["ETag"], **HTMX)
     assert changed.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_first_phone_to_ask_after_a_hand_saved_on_the_sheet_reads_only_the_game_row() -> None:
+    """The saving phone kept the hand's state for the new version: the first answer
+    renders from it, reading the game's row once (no second read, no column fetched
+    on its own) besides the signed-in session and its user."""
+    ana = User.objects.create_user("ana", password="table-talk-42")
+    seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
+    game = game_create(
+        owner=ana, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+    )
+    saver, watcher = Client(), Client()
+    for phone in (saver, watcher):
+        phone.force_login(ana)
+    before = Game.objects.get(pk=game.pk).version
+    saved = saver.post(f"/games/{game.pk}/hands/", {"number": "1", "winner": str(seats[2])}, **HTMX)
+    assert saved.status_code == 200
+    after = Game.objects.get(pk=game.pk).version
+    url = f"/games/{game.pk}/live/?v={before}&hand=1&from=1&to={after}"
+    with CaptureQueriesContext(connection) as queries:
+        answer = watcher.get(url, **HTMX)
+    assert answer.status_code == 200
+    assert "Hand 1 was saved on another phone." in answer.content.decode()
+    games = [q["sql"] for q in queries.captured_queries if "scorekeeper_game" in q["sql"]]
+    assert len(games) == 1, games
+    assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]

@@ -77,6 +77,21 @@ def test_live_updates_keep_every_hand_on_a_page_that_shows_them(user: User, clie
     assert len(HAND_ROW.findall(live)) == 55
 
 
+def test_a_live_answer_with_the_changed_rows_says_how_many_the_sheet_shows(
+    user: User, client: Client
+) -> None:
+    """A phone told that hand 60 changed gets that row only, and the grid's words still
+    count the hands its sheet shows."""
+    game = long_game(user, 60)
+    version = Game.objects.get(pk=game.pk).version
+    live = client.get(
+        f"/games/{game.pk}/live/?v=0&hand=end&from=60&to={version}", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert [int(n) for n in HAND_ROW.findall(live)] == [60]
+    assert 'data-from="60" data-first="11" data-total="60"' in live
+    assert "The last 50 of 60 hands." in live
+
+
 def test_partner_totals_count_the_hands_not_shown(user: User) -> None:
     players = [Player.objects.create(name=n, created_by=user).pk for n in "ABCD"]
     game = game_create(
