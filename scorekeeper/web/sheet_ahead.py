@@ -22,11 +22,14 @@ AHEAD = 12
 
 
 def _marks(facts: Mapping[str, Any]) -> dict[str, str]:
-    """The plain facts of a hand, for the panel's ``data-ahead`` marks (the dirt rank…)."""
+    """The plain facts of a hand, for the panel's ``data-ahead`` marks (the dirt rank…);
+    its number and dealer go as the hand's own fields."""
     return {
         key: str(value)
         for key, value in facts.items()
-        if isinstance(value, str | int) and not isinstance(value, bool)
+        if key not in ("number", "dealer")
+        and isinstance(value, str | int)
+        and not isinstance(value, bool)
     }
 
 
@@ -40,10 +43,12 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
     first = int(nxt["number"])
     last = shows.hands_total(state)
     stop = min(first + AHEAD, last) if last else first + AHEAD
-    # The panel carries the hand in play's pad: each coming hand gives only what differs.
+    # The panel carries the hand in play's pad and marks, and a hand's banner facts are
+    # mostly its predecessor's: each coming hand gives only what differs (see expand()).
     in_play = shows.card_pad(state, nxt) or {}
-    marks_in_play = _marks({k: v for k, v in nxt.items() if k not in ("number", "dealer")})
+    marks_in_play = _marks(nxt)
     hands: list[dict[str, Any]] = []
+    facts_before: list[dict[str, Any]] | None = None
     for number in range(first, stop + 1):
         facts = nxt if number == first else shows.hand_ahead(state, number)
         hand: dict[str, Any] = {
@@ -52,11 +57,17 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
             "known": facts is not None,
         }
         if facts is not None:
-            hand["facts"] = [asdict(f) for f in shows.banner_facts(state, facts, names)]
+            shown = [asdict(f) for f in shows.banner_facts(state, facts, names)]
+            if shown != facts_before:
+                hand["facts"] = shown
+            facts_before = shown
             pad = shows.card_pad(state, facts) or {}
-            hand["pad"] = {key: value for key, value in pad.items() if in_play.get(key) != value}
-            marks = _marks(facts)
-            hand["marks"] = {k: v for k, v in marks.items() if marks_in_play.get(k) != v}
+            differs = {key: value for key, value in pad.items() if in_play.get(key) != value}
+            marks = {k: v for k, v in _marks(facts).items() if marks_in_play.get(k) != v}
+            if differs:
+                hand["pad"] = differs
+            if marks:
+                hand["marks"] = marks
         hands.append(hand)
     rule = shows.provisional(state)
     return {

@@ -18,10 +18,22 @@
 (function () {
   "use strict";
 
+  /* The coming hands, whole: each hand sends only what differs (a known hand without
+   * facts has its predecessor's; without pad or marks, none beside the hand in play's). */
   function data() {
     var script = document.getElementById("sheet-ahead");
     if (!script) return null;
-    try { return JSON.parse(script.textContent); } catch (e) { return null; }
+    var d;
+    try { d = JSON.parse(script.textContent); } catch (e) { return null; }
+    var facts = [];
+    d.hands.forEach(function (hand) {
+      if (!hand.known) return;
+      facts = hand.facts || facts;
+      hand.facts = facts;
+      hand.pad = hand.pad || {};
+      hand.marks = hand.marks || {};
+    });
+    return d;
   }
 
   function handOf(d, number) {

@@ -4,6 +4,7 @@ they are (number, dealer, the banner's facts, the pad's card values)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -58,13 +59,28 @@ def play(ruleset: str, hands: list[dict[str, Any]]) -> GameState:
     return rules.play(rules.configure(players=list(NAMES)), hands)
 
 
+def expand(ahead: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The coming hands as the page reads them (``static/js/offline-ahead.js`` data()): a known
+    hand without ``facts`` has its predecessor's, without ``pad`` or ``marks`` none that
+    differ from the hand in play's."""
+    hands: list[dict[str, Any]] = []
+    facts: list[dict[str, Any]] = []
+    for hand in ahead["hands"]:
+        whole = dict(hand)
+        if hand["known"]:
+            facts = hand.get("facts", facts)
+            whole.update(facts=facts, pad=hand.get("pad", {}), marks=hand.get("marks", {}))
+        hands.append(whole)
+    return hands
+
+
 @pytest.mark.parametrize("ruleset", sorted(HANDS))
 def test_the_coming_hands_are_what_the_engine_says_once_they_are_played(ruleset: str) -> None:
     shows = presenter_for(ruleset)
     start = play(ruleset, [])
     ahead = build_ahead(start, NAMES)
     assert ahead is not None
-    by_number = {h["number"]: h for h in ahead["hands"]}
+    by_number = {h["number"]: h for h in expand(ahead)}
     for played in range(len(HANDS[ruleset]) + 1):
         state = play(ruleset, HANDS[ruleset][:played])
         nxt = state.next_hand
@@ -88,7 +104,7 @@ def test_the_coming_hands_are_what_the_engine_says_once_they_are_played(ruleset:
 def test_dirt_gives_each_coming_hand_its_dirt_rank_and_its_card_values() -> None:
     ahead = build_ahead(play("dirt", []), NAMES)  # Baby Dirt: 6 4 2 3 5 7
     assert ahead is not None
-    hands = ahead["hands"]
+    hands = expand(ahead)
     assert [h["number"] for h in hands] == [1, 2, 3, 4, 5, 6]
     assert ahead["last"] == 6
     # The panel shows the hand in play's rank; each coming hand gives its own.
@@ -109,7 +125,7 @@ def test_games_whose_next_facts_hang_on_the_scores_still_number_and_deal() -> No
     for ruleset in ("damn-you", "dirty-deals"):
         ahead = build_ahead(play(ruleset, []), NAMES)
         assert ahead is not None
-        first, second = ahead["hands"][:2]
+        first, second = expand(ahead)[:2]
         assert first["known"]
         assert not second["known"]
         assert (second["number"], second["dealer"]) == (2, "Bo")
@@ -122,4 +138,13 @@ def test_partner_dirt_rows_wait_for_the_server() -> None:
     ahead = build_ahead(state, NAMES)
     assert ahead is not None
     assert ahead["provisional"] is None
-    assert ahead["hands"][1]["marks"]["dirt_rank"] == "4"
+    assert expand(ahead)[1]["marks"]["dirt_rank"] == "4"
+
+
+def test_a_long_game_sends_each_coming_hand_in_a_few_bytes() -> None:
+    """Every live panel carries the coming hands: a hand like its predecessor sends its
+    number, dealer and nothing else."""
+    ahead = build_ahead(play("screw-your-neighbour", []), NAMES)
+    assert ahead is not None
+    assert ahead["hands"][1] == {"number": 2, "dealer": "Bo", "known": True}
+    assert all("facts" not in hand for hand in ahead["hands"][1:])
