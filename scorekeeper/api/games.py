@@ -58,6 +58,7 @@ from scorekeeper.selectors.games import (
     games_visible_to,
     hand_history,
     hand_of,
+    version_key,
 )
 from scorekeeper.services.games import (
     MAX_HANDS,
@@ -275,8 +276,7 @@ class GameDetailApi(APIView):
         # saved, should an id ever come back): rendered once per version and kind of
         # viewer and kept in Django's cache, a long game's answer costs what a short
         # one's does.
-        saved = game.updated_at.timestamp()
-        key = f"api:game:{game.pk}:{game.version}:{saved}:{int(access.may_change)}"
+        key = f"api:game:{version_key(game)}:{int(access.may_change)}"
         body = cache.get(key)
         if body is None:
             data = _game_data(_with_rows(game), access)

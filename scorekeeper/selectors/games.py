@@ -69,6 +69,13 @@ def can_change_league(user: User | AnonymousUser, league: League) -> bool:
     return league.memberships.filter(player__user_id=user.pk).exists()
 
 
+def version_key(game: Game) -> str:
+    """The game as it is at one version, for what is kept in a cache per version: its id,
+    its version and the moment it was saved (which tells it apart from an earlier game
+    that had its id). Every write to its hands or its players makes a new version."""
+    return f"{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+
+
 def game_config(game: Game, seats: Sequence[Seat] | None = None) -> GameConfig:
     """The engine's configuration of a stored game (its prefetched seats, or ``seats``)."""
     seats = sorted(game.seats.all() if seats is None else seats, key=lambda s: s.position)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import GameState, get_ruleset
 from scorekeeper.models import Game, TableState
-from scorekeeper.selectors.games import game_state, player_names, with_rows
+from scorekeeper.selectors.games import game_state, player_names, version_key, with_rows
 
 
 def remaining(table: TableState, now: datetime | None = None) -> float:
@@ -79,7 +79,7 @@ def table_answer(game: Game, hand: int, timer_seconds: int | None) -> dict[str, 
 def state_of(game: Game) -> tuple[GameState, dict[int, str]]:
     """The game's state and players' names, folded once per version of the game (the
     tools read only the hand in play and the players)."""
-    key = f"table:state:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    key = f"table:state:{version_key(game)}"
     found = cache.get(key)
     if found is None:
         with_rows(game)

@@ -22,6 +22,7 @@ from django.middleware.csrf import get_token
 from django.utils.html import escape
 
 from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.games import version_key
 from scorekeeper.templatetags.live_tags import live_events_url
 
 #: Long enough for every phone of a table to catch up; a newer version has a new key.
@@ -35,9 +36,7 @@ _EVENTS_AT = re.compile(r'data-events="[^"]*"')
 def answer_key(request: HttpRequest, access: GameAccess, show_all: bool) -> str:
     game = access.game
     parts = [
-        game.pk,
-        game.version,
-        game.updated_at.isoformat() if game.updated_at else "",
+        version_key(game),
         int(access.may_change),
         int(access.may_manage),
         int(access.may_record),

@@ -22,6 +22,7 @@ from scorekeeper.selectors.games import (
     game_state,
     game_with_related,
     player_names,
+    version_key,
     with_earlier_hands,
     with_rows,
 )
@@ -92,7 +93,7 @@ def rows_by_version(game: Game) -> SheetRows:
 
 
 def _rows_key(game: Game) -> str:
-    return f"sheet:rows:{game.pk}:{game.version}:{game.updated_at.timestamp()}"
+    return f"sheet:rows:{version_key(game)}"
 
 
 def keep_rows(game: Game, state: GameState) -> None:
