@@ -5,8 +5,9 @@ and the one-line description of a hand's input for its history."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.urls import reverse
@@ -68,8 +69,9 @@ class Panel:
     scoring: str = ""
     storage_key: str = ""
     history: list[dict[str, Any]] = field(default_factory=list)
-    #: The coming hands, for a phone entering them offline (``sheet_ahead``).
-    ahead: dict[str, Any] | None = None
+    #: The coming hands, for a phone entering them offline (``sheet_ahead``): made when
+    #: the page's fragment of them (kept per version of the game) is not at hand.
+    ahead: Callable[[], dict[str, Any] | None] | None = None
 
 
 def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -178,7 +180,7 @@ def build_panel(
     shows.fill_panel(panel, state, facts, previous, game.pk)
     panel.pad = shows.card_pad(state, facts)
     if not editing:
-        panel.ahead = build_ahead(state, names)
+        panel.ahead = partial(build_ahead, state, names)
     if panel.pad is not None:
         panel.scoring = str(panel.pad["scoring"])
     if error is not None:

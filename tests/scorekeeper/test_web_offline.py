@@ -110,3 +110,21 @@ def test_a_finished_game_stops_polling(ana_client: Client, user: User, four: lis
     assert 'hx-trigger="sk-refresh"' in page
     live = ana_client.get(f"/games/{game.pk}/live/?v=0&hand=2", **HTMX)  # type: ignore[arg-type]
     assert "every 2s" not in live.content.decode()
+
+
+def test_the_sheet_carries_the_coming_hands_whatever_page_was_seen_first(
+    ana_client: Client, user: User, four: list[Player]
+) -> None:
+    """The coming hands go with the entry of the next hand only, not with a correction,
+    and are made once per version of the game: a correction seen first does not take
+    them off the sheet, and a new hand brings the next ones."""
+    game = make_game(user, "screw-your-neighbour", four, options={"target_wins": 0})
+    coming = re.compile(
+        r'<script id="sheet-ahead" type="application/json">\{"hands": \[\{"number": (\d+)'
+    )
+    hand_record(game=game, user=user, hand_input={"winner": four[0].pk})
+    correction = ana_client.get(f"/games/{game.pk}/hands/1/").content.decode()
+    assert 'id="sheet-ahead"' not in correction
+    assert coming.findall(ana_client.get(f"/games/{game.pk}/").content.decode()) == ["2"]
+    hand_record(game=game, user=user, hand_input={"winner": four[1].pk})
+    assert coming.findall(ana_client.get(f"/games/{game.pk}/").content.decode()) == ["3"]
