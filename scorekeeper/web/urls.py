@@ -22,6 +22,8 @@ from scorekeeper.web import (
 )
 
 urlpatterns = [
+    # First the sheet's: its live answer and hands are what phones ask most often.
+    *games.urlpatterns,
     *health.urlpatterns,
     *home.urlpatterns,
     *accounts.urlpatterns,
@@ -29,7 +31,6 @@ urlpatterns = [
     *rules.urlpatterns,
     *game_list.urlpatterns,
     *new_game.urlpatterns,
-    *games.urlpatterns,
     *share.urlpatterns,
     *table.urlpatterns,
     *table_display.urlpatterns,
