@@ -105,7 +105,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "scorekeeper.web.csrf.CsrfViewMiddleware",  # sets the cookie only when it changes
+    "scorekeeper.web.csrf.CsrfCookieOnlyWhenChanged",  # sees Django's CSRF answer after it
+    "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
