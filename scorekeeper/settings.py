@@ -338,11 +338,13 @@ TRUSTED_PROXY_COUNT = max(env_int("TRUSTED_PROXY_COUNT", 0), 0)
 REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
 CACHES = {
-    # Per process: fragments of the league pages and API answers, each keyed by
-    # everything it shows (so never stale, only evicted).
+    # Per process: fragments of the pages and API answers, each keyed by everything it
+    # shows (so never stale, only evicted, the least recently used first). An entry is
+    # about 10 KB, and a table in play keeps about 10 (its current version's rows,
+    # fragments and live answers): the default holds some 50 tables in 5 MB.
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+        "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 500)},
     },
     # Rate-limit counters (scorekeeper.security): a table made by migrate
     # (migration 0003), with an atomic increment.
