@@ -10,7 +10,10 @@ requests (every page of the site, the API's reads and writes, a league export an
 import, the result image and the join QR code) a few times so that both web workers
 serve each, and prints every process's resident memory (``VmRSS`` from ``/proc``) with
 the goal beside it (≤ 100 MB). Then it opens streams to the events server and prints
-what each costs it (goal ≤ 20 KB). Data made here is deleted at the end.
+what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000 by default) it then plays a
+game night of N hands, reading each hand's sheet and live answer, and prints what the
+web workers hold after it: more than after the tour, the caches full. Data made here is
+deleted at the end.
 """
 
 from __future__ import annotations
@@ -113,11 +116,48 @@ class Tour:
         return content
 
 
+def game_night(tour: Tour, owner: Any, seats: list[int], hands: int) -> list[int]:
+    """A night of tables: ``hands`` hands over games of every kind (a new one as each
+    ends), each hand sent through the API, then its sheet read and the live answer
+    another phone asks for. Every version's sheet rows, fragments and live answers land
+    in the workers' caches, which keep entries up to their limit. The games' ids."""
+    import itertools
+    import random
+
+    from games import RULESETS
+    from scorekeeper.selectors.games import game_config
+    from scorekeeper.services.games import game_create
+    from scorekeeper.simulate import play_out
+
+    rng = random.Random(7)
+    skill = dict.fromkeys(seats, 1.0)
+    made: list[int] = []
+    sent = 0
+    for ruleset in itertools.cycle(sorted(RULESETS)):
+        if sent >= hands:
+            break
+        options = {"target_wins": 0} if ruleset == "screw-your-neighbour" else None
+        game = game_create(owner=owner, ruleset=ruleset, players=seats, options=options)
+        made.append(game.pk)
+        inputs, _ = play_out(rng, game_config(game), skill, max_hands=min(60, hands - sent))
+        version = game.version
+        for number, hand in enumerate(inputs, start=1):
+            tour.send("POST", f"/api/v1/games/{game.pk}/hands/", hand, api=True)
+            tour.send("GET", f"/games/{game.pk}/")
+            tour.send("GET", f"/games/{game.pk}/live/?v={version}&hand={number}", htmx=True)
+            version += 1
+            sent += 1
+    return made
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8210, help="web; events on the next")
     parser.add_argument("--tours", type=int, default=3)
     parser.add_argument("--streams", type=int, default=500)
+    parser.add_argument(
+        "--night", type=int, default=1000, help="hands of a game night after it all (0: none)"
+    )
     args = parser.parse_args()
     _setup_django()
     from django.conf import settings
@@ -254,6 +294,20 @@ def main() -> int:
             start = at_start.get(pid, 0.0)
             print(f"{label:<20} {mb:7.1f}  {start:8.1f}  ≤ {GOAL_MB:.0f} {verdict}")
         print(f"{'the whole stack':<20} {total:7.1f}")
+        if args.night:
+            # Not the goal's measure (the tour's is): what a long evening adds.
+            count = tour.count
+            night = game_night(tour, owner, seats, args.night)
+            time.sleep(1)
+            grown = ", ".join(f"{rss_mb(w):.1f}" for w in sorted(children(master)))
+            print(
+                f"then a game night, {args.night} hands over {len(night)} games "
+                f"({tour.count - count} requests: each hand sent, its sheet read and the live "
+                f"answer another phone asks for; "
+                f"{'none failed' if not tour.failed else 'FAILED'}): web workers {grown} MB "
+                f"(their caches hold {settings.CACHES['default']['OPTIONS']['MAX_ENTRIES']} "
+                f"entries each at most)"
+            )
 
         events_pid = stack["events"].pid
         before = rss_mb(events_pid)

@@ -28,10 +28,12 @@ def test_footprint_bench_tours_the_stack_and_prints_each_process() -> None:
     env.pop("DJANGO_SETTINGS_MODULE", None)
     port = _free_port()
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--tours", "1", "--streams", "20", "--port", str(port)],
+        [sys.executable, str(BENCH), "--tours", "1", "--streams", "20", "--night", "10",
+         "--port", str(port)],
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert "none failed" in done.stdout, done.stdout + done.stderr
     for process in ("web worker 1", "web worker 2", "events server", "background worker"):
         assert process in done.stdout
     assert "events server with 20 open streams" in done.stdout
+    assert "then a game night, 10 hands" in done.stdout
