@@ -56,7 +56,6 @@ from scorekeeper.web.live_answer import answer_key, shared_answer
 from scorekeeper.web.sheet_context import (
     after_write,
     hand_marker,
-    keep_rows,
     reload_access,
     render_sheet,
     seat_ids,
@@ -214,7 +213,6 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             flash += " The game is over."
     if getattr(request, "htmx", None):
         after, state = after_write(access, written)
-        keep_rows(after.game, state)
         return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
@@ -271,7 +269,6 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         flash = flash.replace("saved", "corrected")
     if getattr(request, "htmx", None):
         after, state = after_write(access, written)
-        keep_rows(after.game, state)
         return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)

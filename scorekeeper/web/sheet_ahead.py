@@ -44,7 +44,8 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
     last = shows.hands_total(state)
     stop = min(first + AHEAD, last) if last else first + AHEAD
     # The panel carries the hand in play's pad and marks, and a hand's banner facts are
-    # mostly its predecessor's: each coming hand gives only what differs (see expand()).
+    # mostly its predecessor's: each coming hand gives only what differs (offline-ahead.js
+    # data() fills the rest in).
     in_play = shows.card_pad(state, nxt) or {}
     marks_in_play = _marks(nxt)
     hands: list[dict[str, Any]] = []

@@ -47,16 +47,19 @@ def reload_access(access: GameAccess, games: QuerySet[Game] | None = None) -> Ga
 def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, GameState]:
     """The viewer's access and the game's whole state after a write: the state the write
     folded, after the hands this request read before it (nothing is read or folded
-    again), unless another phone wrote in between (then the game is read again)."""
+    again), unless another phone wrote in between (then the game is read again). The
+    state is kept as the rows of the game's new version (:func:`keep_rows`)."""
     game = access.game
     same = written.base_version == game.version
     state = with_earlier_hands(game, written.state) if same else None
     if state is None:
-        fresh = reload_access(access)
-        return fresh, game_state(fresh.game)
-    for name in DERIVED_FIELDS:
-        setattr(game, name, getattr(written.game, name))
-    getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
+        access = reload_access(access)
+        state = game_state(access.game)
+    else:
+        for name in DERIVED_FIELDS:
+            setattr(game, name, getattr(written.game, name))
+        getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
+    keep_rows(access.game, state)
     return access, state
 
 
