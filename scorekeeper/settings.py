@@ -288,9 +288,7 @@ SPECTACULAR_SETTINGS = {
 # `/events/` behind a proxy that routes that path to it (production; `/scores/events/`
 # under a prefix: the events server answers at this URL's path); a full URL when it
 # listens on another origin (`make run`: http://127.0.0.1:8001/events/).
-#: Event streams one client address may hold open in one events-server process: the
-#: phones of a few tables behind one router need a handful; 0 turns the limit off.
-LIVE_MAX_STREAMS_PER_ADDRESS = env_int("LIVE_MAX_STREAMS_PER_ADDRESS", 100)
+# (What one client address may hold open there is nginx's to count: deploy/nginx/.)
 LIVE_EVENTS_URL = os.environ.get("LIVE_EVENTS_URL", "").strip()
 if LIVE_EVENTS_URL and not LIVE_EVENTS_URL.endswith("/"):
     LIVE_EVENTS_URL += "/"

@@ -9,8 +9,6 @@
   PostgreSQL, or one batched version query a second on SQLite.
 * :mod:`.versions` — the version of each watched game, for a stream's first event
   (from the notifications heard, or one query for all the streams opening together).
-* :mod:`.guard` — what keeps one client from holding its connections (a count per
-  address, deadlines for a request's head).
 * :mod:`.asgi` — the events server (``python -m scorekeeper.live``, uvicorn): server-sent
   events at ``/events/<capability>``. It keeps nothing but its open connections, so any
   number of processes serve any phone.

@@ -1,11 +1,12 @@
 """Run the events server: ``python -m scorekeeper.live --host 127.0.0.1 --port 8001``.
 
-uvicorn with :mod:`.asgi`'s app and what it needs to hold under abuse: its HTTP protocol
-counting connections per address, with deadlines (:mod:`.guard`), and no WebSocket; no
-access log (a stream's URL is its ticket); a short graceful shutdown (a stream never
-ends by itself).
-Any other uvicorn option may follow (``--workers 2``, ``--forwarded-allow-ips …``); a
-later one wins."""
+uvicorn with :mod:`.asgi`'s app and its own limits: at most
+:data:`LIMIT_CONCURRENCY` connections a process (``503`` beyond), a connection closed
+5 s after its last answer; no WebSocket; no access log (a stream's URL is its ticket); a
+short graceful shutdown (a stream never ends by itself). What one client address may
+hold is nginx's to count, in front (``deploy/nginx/``: ``limit_conn`` on ``/events/``),
+as are slow request heads. Any other uvicorn option may follow (``--workers 2``,
+``--limit-concurrency 6000``); a later one wins."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ import sys
 
 import uvicorn
 
+#: Connections one process holds at most: an open stream costs about 15 KB, so a
+#: process stays near 100 MB (make bench-footprint) with this many phones watching.
+LIMIT_CONCURRENCY = 2000
+
 DEFAULTS = [
     "scorekeeper.live.asgi:app",
-    "--http",
-    "scorekeeper.live.asgi:app.http",
     "--ws",
-    "none",  # no WebSocket: an upgraded connection would leave the guard's count
+    "none",  # server-sent events only
     "--no-access-log",
+    "--limit-concurrency",
+    str(LIMIT_CONCURRENCY),
     "--timeout-keep-alive",
     "5",
     "--timeout-graceful-shutdown",

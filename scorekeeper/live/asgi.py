@@ -9,12 +9,11 @@ reconnects) and how many streams it holds. Everything else is 404. ``/events/`` 
 the path of ``LIVE_EVENTS_URL`` when it has one (``/scores/events/`` for an app served
 under ``/scores/``), so a proxy passes the phones' requests on unchanged. A guest's ticket
 names their link: the stream opens only while the link is live (one query) and ends
-when it is revoked. One client address holds at most ``LIVE_MAX_STREAMS_PER_ADDRESS``
-connections per process, streaming or half-sent alike (:mod:`.guard`), and behind a
-proxy as many streams (``429`` beyond: the page then polls); a connection that sends
-no whole request head in time is closed: a script cannot tie up the server. Each process
-keeps one source of changes (:mod:`.sources`) and its open streams, nothing else: run
-as many as you like (``--workers``), behind the same proxy path, on one PostgreSQL.
+when it is revoked. What one client address may hold open is counted by nginx in front
+(``limit_conn``: ``429`` beyond, and the page then polls), which also closes a connection
+whose request head is late. Each process keeps one source of changes (:mod:`.sources`)
+and its open streams, nothing else: run as many as you like (``--workers``), behind the
+same proxy path, on one PostgreSQL.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from scorekeeper.live import capability, guard, sources  # noqa: E402
+from scorekeeper.live import capability, sources  # noqa: E402
 from scorekeeper.live.hub import Hub, hello  # noqa: E402
 from scorekeeper.live.versions import Versions  # noqa: E402
 
@@ -68,25 +67,13 @@ STREAM_HEADERS = [
 
 
 class EventsApp:
-    def __init__(
-        self, *, heartbeat: float = HEARTBEAT_SECONDS, max_per_address: int | None = None
-    ) -> None:
+    def __init__(self, *, heartbeat: float = HEARTBEAT_SECONDS) -> None:
         self.hub = Hub()
         #: The version of each watched game, for a stream's first event (``hello``).
         self.versions = Versions(sources.versions_of, watches=self.hub.watches)
         #: The path the pages' stream URLs start with (settings.LIVE_EVENTS_URL).
         self.prefix = urlsplit(settings.LIVE_EVENTS_URL).path or DEFAULT_PATH
         self.heartbeat = heartbeat
-        self.max_per_address = (
-            settings.LIVE_MAX_STREAMS_PER_ADDRESS if max_per_address is None else max_per_address
-        )
-        #: Open streams per client address (uvicorn puts the proxy's X-Forwarded-For
-        #: client there when the proxy is trusted: ``--forwarded-allow-ips``).
-        self.streams = guard.Door(self.max_per_address)
-        #: Open connections per address, however far their request is (not a proxy's).
-        self.connections = guard.Door(self.max_per_address)
-        #: uvicorn's HTTP protocol counting them (``--http scorekeeper.live.asgi:app.http``).
-        self.http = guard.protocol(self.connections)
         self.ready = asyncio.Event()
         self._source: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -185,23 +172,14 @@ class EventsApp:
             elif scope["method"] == "HEAD":
                 await _plain(send, 200, b"", STREAM_HEADERS)
             else:
-                address = str((scope.get("client") or ("?",))[0])
-                if not self.streams.enter(address):  # before any await: counted at once
-                    await _plain(send, 429, guard.TOO_MANY_BODY, retry_after=60)
-                    return
-                try:
-                    live = granted.invite is None or await _invite_is_live(
-                        granted.game, granted.invite
-                    )
-                    if live:
-                        await self._stream(granted.game, receive, send, invite=granted.invite)
-                    elif live is None:
-                        unavailable = b"The live sheet is out of reach for a moment.\n"
-                        await _plain(send, 503, unavailable, retry_after=10)
-                    else:
-                        await _plain(send, 403, b"This link to the game was revoked.\n")
-                finally:
-                    self.streams.leave(address)
+                live = granted.invite is None or await _invite_is_live(granted.game, granted.invite)
+                if live:
+                    await self._stream(granted.game, receive, send, invite=granted.invite)
+                elif live is None:
+                    unavailable = b"The live sheet is out of reach for a moment.\n"
+                    await _plain(send, 503, unavailable, retry_after=10)
+                else:
+                    await _plain(send, 403, b"This link to the game was revoked.\n")
         else:
             await _plain(send, 404, b"Not found\n")
 

@@ -33,26 +33,17 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def events_server(
-    *,
-    heartbeat: float = 25.0,
-    max_per_address: int | None = None,
-    behind_proxy: bool = True,
-    keep_alive: int = 5,
-) -> Iterator[tuple[str, EventsApp]]:
+def events_server(*, heartbeat: float = 25.0) -> Iterator[tuple[str, EventsApp]]:
     """``(base URL, app)``; the server stops (its streams cut) on leaving. As
-    ``python -m scorekeeper.live`` runs it; ``behind_proxy``: this host (the tests) is
-    a trusted proxy, else a client like any other."""
-    app = EventsApp(heartbeat=heartbeat, max_per_address=max_per_address)
+    ``python -m scorekeeper.live`` runs it."""
+    app = EventsApp(heartbeat=heartbeat)
     port = _free_port()
     config = uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
-        http=app.http,
         ws="none",
-        proxy_headers=behind_proxy,
-        timeout_keep_alive=keep_alive,
+        timeout_keep_alive=5,
         lifespan="on",
         log_level="warning",
         access_log=False,
