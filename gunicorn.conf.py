@@ -1,25 +1,17 @@
 """gunicorn's settings for scorekeeper: ``gunicorn -c gunicorn.conf.py scorekeeper.wsgi``
 from the checkout, as every recipe of the README says (gunicorn would also read it from
-there unasked). Its command line may override any of them (``--workers 3``)."""
+there unasked). Its command line may override any of them (``--workers 3``).
 
-import contextlib
-import ctypes
+gunicorn serves behind nginx (``deploy/nginx/``), which reads each request whole before
+passing it on and each answer whole before the client does, as gunicorn's documentation
+asks: a slow or half-open client holds one of nginx's connections, never a thread here.
+Memory is kept by the environment the recipes give every process (``MALLOC_ARENA_MAX=2``),
+not by code here."""
 
-# A thread per request, and none for a client whose request has not arrived: a slow
-# or half-open connection cannot hold the app (scorekeeper/serving.py).
-worker_class = "scorekeeper.serving.HeadFirstWorker"
+# gunicorn's own threaded worker: a request at a time on each of a worker's threads.
+worker_class = "gthread"
 threads = 4
-# The access log, with join links' tokens and streams' tickets blotted out.
-logger_class = "scorekeeper.serving.TokenlessLogger"
 
-
-def post_fork(server: object, worker: object) -> None:
-    """glibc's malloc told to give memory back: two arenas for a worker's threads, not
-    eight a core (each keeps what it freed), and blocks of 128 KB and more (an export, an
-    image) mapped on their own and returned when freed, the heap's free top trimmed past
-    128 KB. Without it a worker grows by tens of MB (bench/footprint_bench.py)."""
-    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-8, 2)  # M_ARENA_MAX
-        libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD (fixed: no longer grows)
-        libc.mallopt(-1, 128 * 1024)  # M_TRIM_THRESHOLD
+# -- Logging ---------------------------------------------------------------------------
+# gunicorn's own logger. Its access log is off unless asked for (--access-logfile): in
+# every recipe nginx keeps the access log (deploy/nginx/snippets/scorekeeper-http.conf).

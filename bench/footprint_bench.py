@@ -5,7 +5,8 @@
 
 It starts the stack as the README's production section runs it — gunicorn with
 ``gunicorn.conf.py`` and 2 workers, the events server (``python -m scorekeeper.live``)
-and the background worker (``manage.py worker``) — on PostgreSQL, sends a fixed tour of
+and the background worker (``manage.py worker``), each with ``MALLOC_ARENA_MAX=2`` — on
+PostgreSQL, sends a fixed tour of
 requests (every page of the site, the API's reads and writes, a league export and its
 import, the result image and the join QR code) a few times so that both web workers
 serve each, and prints every process's resident memory (``VmRSS`` from ``/proc``) with
@@ -210,7 +211,9 @@ def main() -> int:
     env = {
         **os.environ,
         "LIVE_EVENTS_URL": f"http://127.0.0.1:{events_port}/events/",
-        "LIVE_MAX_STREAMS_PER_ADDRESS": "0",
+        # As the README's recipes set it for every process: two malloc arenas, not eight
+        # a core, each keeping what its threads freed.
+        "MALLOC_ARENA_MAX": "2",
     }
     python = sys.executable
     bindir = Path(python).parent
