@@ -61,8 +61,9 @@ BENCH_ARGS ?=
 bench: $(STAMP)
 	.ci/with-postgres.sh $(BIN)/python bench/league_bench.py $(BENCH_ARGS)
 
-# The production profile (gunicorn, DEBUG off, collectstatic) tested over HTTP, at the
-# host's root and then under SMOKE_PREFIX (as CI does; empty: the root only).
+# The production profile (nginx in front of gunicorn and the events server, DEBUG off,
+# collectstatic) tested over HTTP, at the host's root and then under SMOKE_PREFIX (as CI
+# does; empty: the root only). Needs Debian's nginx.
 SMOKE_PREFIX ?= /scores
 smoke: $(STAMP)
 	SMOKE_PREFIX=$(SMOKE_PREFIX) .ci/with-postgres.sh .ci/production-smoke.sh

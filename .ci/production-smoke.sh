@@ -2,17 +2,21 @@
 # The production profile, started the way README "Running it for real" says, then tested
 # over HTTP: DEBUG off, a fresh SECRET_KEY, collectstatic (compressed manifest storage),
 # migrate, demo data, gunicorn with two workers (and gunicorn.conf.py), the events server
-# (python -m scorekeeper.live) and the background worker on PostgreSQL. The tests marked
+# (python -m scorekeeper.live, two processes) and the background worker on PostgreSQL,
+# every process with MALLOC_ARENA_MAX=2, and nginx in front on one port with the location
+# files users copy (deploy/nginx/snippets/; only the top-level nginx.conf around them,
+# with this run's ports, temporary paths and logs, is written here). The tests marked
 # `production` (tests/production over HTTP, the offline-rules and API-docs browser tests)
-# then run against it with SCOREKEEPER_BASE_URL set.
+# then run against nginx with SCOREKEEPER_BASE_URL set.
 #
 #   .ci/with-postgres.sh .ci/production-smoke.sh     (or DATABASE_URL=postgres://…)
 #
 # SMOKE_PREFIX=/scores: afterwards the same servers are started again under that path,
-# as behind a proxy that passes https://example.org/scores/… on unchanged (README
-# "Served under a path": SCRIPT_NAME=/scores, the events server at /scores/events/), and
-# the tests run again there (same database and collected files: collectstatic's output
-# does not depend on the prefix). SMOKE_WEEKS sets the demo's length.
+# behind deploy/nginx/snippets/scorekeeper-locations-scores.conf (README "Served under a
+# path": SCRIPT_NAME=/scores, the events server at /scores/events/), and the tests run
+# again there (same database and collected files: collectstatic's output does not
+# depend on the prefix). SMOKE_WEEKS sets the demo's length. Runs as root (nginx's
+# workers then run as nobody) or as anyone else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,9 +30,12 @@ case "${SMOKE_PREFIX:-}" in
   *) echo "production-smoke: SMOKE_PREFIX is a path such as /scores" >&2; exit 2 ;;
 esac
 [ -x .venv/bin/python ] || make .venv/.installed
+command -v nginx >/dev/null || PATH=$PATH:/usr/sbin
+command -v nginx >/dev/null || { echo "production-smoke: needs nginx (apt-get install nginx)" >&2; exit 2; }
 bin=$PWD/.venv/bin
 free_port() { "$bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 work=$(mktemp -d)
+chmod 755 "$work"  # nginx's workers (nobody, when started as root) write below it
 pids=()
 stop() {
   for pid in "${pids[@]}"; do
@@ -42,7 +49,8 @@ trap 'stop; rm -rf "$work"' EXIT
 secret=$("$bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
 prod=(env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8
   DATABASE_URL="$DATABASE_URL" SECRET_KEY="$secret"
-  ALLOWED_HOSTS="127.0.0.1,localhost" STATIC_ROOT="$work/static")
+  ALLOWED_HOSTS="127.0.0.1,localhost" STATIC_ROOT="$work/static"
+  TRUSTED_PROXY_COUNT=1 MALLOC_ARENA_MAX=2)
 
 echo "== production profile: collectstatic, migrate, demo data"
 "${prod[@]}" "$bin/python" manage.py collectstatic --noinput -v 0
@@ -57,32 +65,95 @@ wait_for() {  # URL PID LOG: until the URL answers, or the process ends
   done
 }
 
-# serve_and_test PREFIX: the three servers with SCRIPT_NAME=PREFIX, the tests, their logs.
+# nginx_conf DIR: the top-level nginx.conf for DIR (its temporary paths, pid and logs),
+# run by nginx -p DIR; its http block is what follows on stdin.
+nginx_conf() {
+  local dir=$1 files
+  files=$(ulimit -Hn)
+  [ "$files" = unlimited ] || [ "$files" -gt 16384 ] && files=16384
+  mkdir -p "$dir"
+  ln -sfn "$PWD/deploy/nginx/snippets" "$dir/snippets"  # `include snippets/…` as in /etc/nginx
+  {
+    [ "$(id -u)" = 0 ] && echo "user nobody nogroup;"
+    cat <<EOF
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log error;
+worker_processes 2;
+worker_rlimit_nofile $files;
+events { worker_connections $((files / 2)); }
+http {
+    client_body_temp_path $dir/body;
+    proxy_temp_path $dir/proxy;
+    fastcgi_temp_path $dir/fastcgi;
+    uwsgi_temp_path $dir/uwsgi;
+    scgi_temp_path $dir/scgi;
+EOF
+    cat
+    echo "}"
+  } >"$dir/nginx.conf"
+}
+
+# The two site files users copy, checked by nginx (a throwaway certificate stands in
+# for certbot's files).
+echo "== nginx -t: deploy/nginx/sites-available/*"
+command -v openssl >/dev/null || { echo "production-smoke: needs openssl" >&2; exit 2; }
+mkdir -p "$work/tls"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=scores.example.org \
+  -keyout "$work/tls/privkey.pem" -out "$work/tls/fullchain.pem" 2>/dev/null
+openssl dhparam -dsaparam -out "$work/tls/ssl-dhparams.pem" 2048 2>/dev/null
+: >"$work/tls/options-ssl-nginx.conf"
+for site in deploy/nginx/sites-available/*; do
+  sed -e "s#/etc/letsencrypt/live/scores.example.org#$work/tls#; s#/etc/letsencrypt#$work/tls#" \
+    -e "s#/var/log/nginx#$work/nginx-t#" "$site" | nginx_conf "$work/nginx-t"
+  nginx -t -q -p "$work/nginx-t" -c "$work/nginx-t/nginx.conf" || exit 1
+done
+
+# serve_and_test PREFIX: the three servers with SCRIPT_NAME=PREFIX behind nginx, the
+# tests, their logs.
 serve_and_test() {
-  local prefix=$1 port events_port app_url events_url status=0
+  local prefix=$1 port events_port proxy_port app_url status=0 locations ngx
   port=$(free_port)
   events_port=$(free_port)
-  app_url="http://127.0.0.1:$port$prefix"
-  events_url="http://127.0.0.1:$events_port$prefix/events/"
-  local run=("${prod[@]}" SCRIPT_NAME="$prefix" LIVE_EVENTS_URL="$events_url")
-  # gunicorn.conf.py (read from the checkout, as in every recipe): threads that wait for
-  # no slow client, and an access log without join tokens (checked below).
-  echo "== gunicorn, 2 workers, $app_url/"
+  proxy_port=$(free_port)
+  app_url="http://127.0.0.1:$proxy_port$prefix"
+  ngx="$work/nginx${prefix//\//-}"
+  locations=scorekeeper-locations${prefix:+-${prefix#/}}.conf
+  [ -f "deploy/nginx/snippets/$locations" ] \
+    || { echo "production-smoke: no deploy/nginx/snippets/$locations for $prefix" >&2; return 1; }
+  # Phones open their streams on the app's own origin, through nginx.
+  local run=("${prod[@]}" SCRIPT_NAME="$prefix" LIVE_EVENTS_URL="$prefix/events/")
+  echo "== gunicorn, 2 workers (gunicorn.conf.py), 127.0.0.1:$port"
   "${run[@]}" "$bin/gunicorn" -c gunicorn.conf.py scorekeeper.wsgi --workers 2 --bind "127.0.0.1:$port" \
-    --access-logfile - --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
+    --error-logfile - --log-level warning >"$work/gunicorn.log" 2>&1 &
   pids+=($!)
-  wait_for "$app_url/rules/" "$!" "$work/gunicorn.log"
-  echo "== the events server (python -m scorekeeper.live, 2 processes), $events_url"
+  wait_for "http://127.0.0.1:$port$prefix/rules/" "$!" "$work/gunicorn.log"
+  echo "== the events server (python -m scorekeeper.live, 2 processes), 127.0.0.1:$events_port"
   "${run[@]}" "$bin/python" -m scorekeeper.live --host 127.0.0.1 --port "$events_port" \
     --workers 2 >"$work/events.log" 2>&1 &
   pids+=($!)
-  wait_for "${events_url}health" "$!" "$work/events.log"
+  wait_for "http://127.0.0.1:$events_port$prefix/events/health" "$!" "$work/events.log"
   echo "== the background worker (manage.py worker)"
   "${run[@]}" "$bin/python" manage.py worker >"$work/worker.log" 2>&1 &
   pids+=($!)
+  echo "== nginx in front (deploy/nginx/snippets/$locations), $app_url/"
+  nginx_conf "$ngx" <<EOF
+    upstream scorekeeper_app { server 127.0.0.1:$port; }
+    upstream scorekeeper_events { server 127.0.0.1:$events_port; }
+    include snippets/scorekeeper-http.conf;
+    access_log $ngx/access.log scorekeeper;
+    server {
+        listen 127.0.0.1:$proxy_port;
+        include snippets/$locations;
+    }
+EOF
+  nginx -p "$ngx" -c "$ngx/nginx.conf" 2>>"$ngx/error.log" &
+  pids+=($!)
+  wait_for "$app_url/rules/" "$!" "$ngx/error.log"
 
   echo "== tests marked production, over HTTP, at $app_url/"
-  env -u DATABASE_URL SCOREKEEPER_BASE_URL="$app_url" SCOREKEEPER_EVENTS_URL="$events_url" \
+  env -u DATABASE_URL SCOREKEEPER_BASE_URL="$app_url" SCOREKEEPER_EVENTS_URL="$app_url/events/" \
+    SCOREKEEPER_ACCESS_LOG="$ngx/access.log" \
     "$bin/pytest" -p no:xdist -p no:cacheprovider -q -m production tests/production tests/browser \
     || status=$?
   for pid in "${pids[@]}"; do
@@ -94,12 +165,18 @@ serve_and_test() {
       echo "-- $log log" >&2; cat "$work/$log.log" >&2; status=1
     fi
   done
-  if grep -E '/join/[^[/ ]' "$work/gunicorn.log" >&2; then
-    echo "-- a join link's token in gunicorn's access log (above)" >&2; status=1
+  if grep -E '\[(crit|alert|emerg)\]' "$ngx/error.log" >&2; then
+    echo "-- nginx's error log (above)" >&2; status=1
   fi
-  if [ "$status" -ne 0 ] || grep -qE '" 5[0-9][0-9] |Traceback' "$work/gunicorn.log"; then
-    echo "-- gunicorn log: errors and 5xx answers" >&2
-    grep -E '" 5[0-9][0-9] |Traceback|Error' "$work/gunicorn.log" >&2 || true
+  if grep -E '/join/[^[/ ]' "$work/gunicorn.log" "$ngx/access.log" "$ngx/error.log" >&2; then
+    echo "-- a join link's token in a log (above)" >&2; status=1
+  fi
+  if grep -E '" 5[0-9][0-9] ' "$ngx/access.log" >&2; then
+    echo "-- 5xx answers in nginx's access log (above)" >&2; status=1
+  fi
+  if [ "$status" -ne 0 ] || grep -q Traceback "$work/gunicorn.log"; then
+    echo "-- gunicorn log: errors" >&2
+    grep -E 'Traceback|Error' "$work/gunicorn.log" >&2 || true
     status=1
   fi
   return "$status"

@@ -2,10 +2,12 @@
 
 ``.ci/production-smoke.sh`` starts the app as the README's "Running it for real" says
 (DEBUG off, collectstatic with compressed manifest storage, gunicorn with two workers,
-PostgreSQL, the demo data) and runs the tests marked ``production`` against it with
-``SCOREKEEPER_BASE_URL`` set: the app's root, with the prefix it is served under if any
-(``http://127.0.0.1:8000/scores``). Without that variable the HTTP tests here skip (the
-browser ones marked ``production`` run against the test server instead).
+the events server, PostgreSQL, the demo data, nginx in front with ``deploy/nginx/``) and
+runs the tests marked ``production`` against it with ``SCOREKEEPER_BASE_URL`` set:
+nginx's address for the app's root, with the prefix it is served under if any
+(``http://127.0.0.1:8080/scores``), and ``SCOREKEEPER_ACCESS_LOG``, nginx's access log.
+Without that variable the HTTP tests here skip (the browser ones marked ``production``
+run against the test server instead).
 """
 
 from __future__ import annotations
@@ -43,3 +45,13 @@ def demo(base_url: str) -> Session:
     assert response.header("Location") == f"{session.prefix}/"
     assert "sessionid" in session.cookies
     return session
+
+
+@pytest.fixture(scope="session")
+def token_auth(base_url: str) -> dict[str, str]:
+    """The demo user's API token, as headers."""
+    answer = Session(base_url).post(
+        "/api/v1/auth/token/", json_body={"username": "demo", "password": "demo"}
+    )
+    assert answer.status_code == 200, answer.text
+    return {"Authorization": f"Token {answer.json()['token']}"}

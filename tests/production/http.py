@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import http.client
 import json
+import secrets
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
@@ -111,3 +112,23 @@ class Session:
                 "csrfmiddlewaretoken": self.cookies["csrftoken"],
             },
         )
+
+
+def new_game(base_url: str, auth: dict[str, str]) -> tuple[int, list[int]]:
+    """A fresh Screw Your Neighbour game of three new players, made through the API:
+    (its id, its seats)."""
+    api = Session(base_url)
+    suffix = secrets.token_hex(3)
+    seats = [
+        api.post("/api/v1/players/", json_body={"name": f"P{i} {suffix}"}, headers=auth).json()[
+            "id"
+        ]
+        for i in range(3)
+    ]
+    game = api.post(
+        "/api/v1/games/",
+        json_body={"ruleset": "screw-your-neighbour", "players": seats},
+        headers=auth,
+    )
+    assert game.status_code == 201, game.text
+    return int(game.json()["id"]), seats

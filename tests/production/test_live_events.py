@@ -1,6 +1,7 @@
-"""Live updates in production: a hand POSTed through gunicorn reaches a phone's open
-stream on the events server (uvicorn, another process), by PostgreSQL NOTIFY; the
-phone then gets only the changed row through gunicorn."""
+"""Live updates in production, through nginx: a hand POSTed through gunicorn reaches a
+phone's open stream on the events server (uvicorn, other processes), by PostgreSQL
+NOTIFY; the phone then gets only the changed row through gunicorn. One address holds
+a limited number of streams (nginx's ``limit_conn``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import json
 import os
 import re
 import secrets
-from urllib.parse import urlsplit
+import time
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from tests.production.http import Session
+from tests.production.http import Session, new_game
 from tests.scorekeeper.events_server import Stream
 
 pytestmark = pytest.mark.production
@@ -47,11 +49,11 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
     assert poller is not None
     found = re.search(r'data-events="([^"]+)"', poller.group(0))
     assert found is not None, "the sheet names no event stream"
-    # Under a prefix the events server answers below it too (LIVE_EVENTS_URL's path).
-    assert htmllib.unescape(found.group(1)).startswith(events_url)
-    stream_url = urlsplit(htmllib.unescape(found.group(1)))
+    # On the page's own origin, through nginx; under a prefix, below it too.
+    stream_url = urlsplit(urljoin(base_url, htmllib.unescape(found.group(1))))
+    assert stream_url.geturl().startswith(events_url)
     version = int(re.search(r'data-version="(\d+)"', poller.group(0)).group(1))  # type: ignore[union-attr]
-    assert stream_url.netloc in page.header("Content-Security-Policy")
+    assert "connect-src 'self'" in page.header("Content-Security-Policy")
 
     stream = Stream(f"{stream_url.scheme}://{stream_url.netloc}", stream_url.path)
     try:
@@ -79,3 +81,45 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
     assert delta.status_code == 200
     assert 'id="sheet-grid-delta"' in delta.text
     assert re.findall(r'class="hand-row" data-hand="(\d+)"', delta.text) == ["1"]
+
+
+#: nginx's limit on one address's streams (deploy/nginx/snippets/scorekeeper-events.conf).
+STREAMS_PER_ADDRESS = 100
+
+
+def test_one_address_holds_a_limited_number_of_streams(
+    demo: Session, base_url: str, token_auth: dict[str, str]
+) -> None:
+    """A script opening stream after stream is refused by nginx (429: the page then
+    polls); a phone at another address still opens its stream, and a stream closed
+    frees its place."""
+    events_url = os.environ.get("SCOREKEEPER_EVENTS_URL", "")
+    if not events_url:
+        pytest.skip("needs the events server: .ci/production-smoke.sh (SCOREKEEPER_EVENTS_URL)")
+    game, _seats = new_game(base_url, token_auth)
+    found = re.search(r'data-events="([^"]+)"', demo.get(f"/games/{game}/").text)
+    assert found is not None, "the sheet names no event stream"
+    url = urlsplit(urljoin(base_url, htmllib.unescape(found.group(1))))
+    origin = f"{url.scheme}://{url.netloc}"
+    streams = [Stream(origin, url.path) for _ in range(STREAMS_PER_ADDRESS)]
+    try:
+        assert {stream.response.status for stream in streams} == {200}
+        refused = Stream(origin, url.path)
+        assert refused.response.status == 429
+        refused.close()
+        elsewhere = Stream(origin, url.path, source="127.0.0.2")
+        assert elsewhere.response.status == 200
+        assert elsewhere.event(hello=True)["event"] == "hello"
+        elsewhere.close()
+        streams.pop().close()
+        for _ in range(50):  # until nginx has seen it go
+            again = Stream(origin, url.path)
+            if again.response.status == 200:
+                break
+            again.close()
+            time.sleep(0.05)
+        streams.append(again)
+        assert again.response.status == 200
+    finally:
+        for stream in streams:
+            stream.close()
