@@ -3,7 +3,7 @@
 # over HTTP: DEBUG off, a fresh SECRET_KEY, collectstatic (compressed manifest storage),
 # migrate, demo data, gunicorn with two workers (and gunicorn.conf.py), the events server
 # (python -m scorekeeper.live, two processes) and the background worker on PostgreSQL,
-# every process with MALLOC_ARENA_MAX=2, and nginx in front on one port with the location
+# every process with the README's MALLOC_* settings, and nginx in front on one port with the location
 # files users copy (deploy/nginx/snippets/; only the top-level nginx.conf around them,
 # with this run's ports, temporary paths and logs, is written here). The tests marked
 # `production` (tests/production over HTTP, the offline-rules and API-docs browser tests)
@@ -50,7 +50,8 @@ secret=$("$bin/python" -c 'import secrets; print(secrets.token_urlsafe(50))')
 prod=(env -i PATH="$PATH" HOME="$work" LANG=C.UTF-8
   DATABASE_URL="$DATABASE_URL" SECRET_KEY="$secret"
   ALLOWED_HOSTS="127.0.0.1,localhost" STATIC_ROOT="$work/static"
-  TRUSTED_PROXY_COUNT=1 MALLOC_ARENA_MAX=2)
+  TRUSTED_PROXY_COUNT=1
+  MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072)
 
 echo "== production profile: collectstatic, migrate, demo data"
 "${prod[@]}" "$bin/python" manage.py collectstatic --noinput -v 0

@@ -5,8 +5,8 @@
 
 It starts the stack as the README's production section runs it — gunicorn with
 ``gunicorn.conf.py`` and 2 workers, the events server (``python -m scorekeeper.live``)
-and the background worker (``manage.py worker``), each with ``MALLOC_ARENA_MAX=2`` — on
-PostgreSQL, sends a fixed tour of
+and the background worker (``manage.py worker``), each with glibc's ``MALLOC_*``
+settings — on PostgreSQL, sends a fixed tour of
 requests (every page of the site, the API's reads and writes, a league export and its
 import, the result image and the join QR code) a few times so that both web workers
 serve each, and prints every process's resident memory (``VmRSS`` from ``/proc``) with
@@ -211,9 +211,11 @@ def main() -> int:
     env = {
         **os.environ,
         "LIVE_EVENTS_URL": f"http://127.0.0.1:{events_port}/events/",
-        # As the README's recipes set it for every process: two malloc arenas, not eight
-        # a core, each keeping what its threads freed.
+        # glibc's malloc as the README's recipes set it for every process: two arenas,
+        # not eight a core; blocks of 128 KB and more given back when freed.
         "MALLOC_ARENA_MAX": "2",
+        "MALLOC_MMAP_THRESHOLD_": "131072",
+        "MALLOC_TRIM_THRESHOLD_": "131072",
     }
     python = sys.executable
     bindir = Path(python).parent

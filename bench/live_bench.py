@@ -320,7 +320,7 @@ def main() -> int:
                  "--port", str(args.port), "--timeout-graceful-shutdown", "1",
                  "--log-level", "warning", "--backlog", "4096",
                  "--limit-concurrency", str(limit)],
-                cwd=ROOT, env={**os.environ, "MALLOC_ARENA_MAX": "2"},
+                cwd=ROOT,
             )  # fmt: skip
             for _ in range(200):
                 try:
