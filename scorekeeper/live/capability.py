@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from django.core import signing
 
 SALT = "scorekeeper.live.events"
-#: A game night is long; a page kept open past this falls back to polling until its
-#: sheet is next refreshed, which brings a fresh ticket.
+#: A game night is long; a page kept open past this falls back to polling until it is
+#: reloaded or a hand is saved from it (the live answer, shared by every phone, brings
+#: no ticket: the phone keeps its page's).
 MAX_AGE = 24 * 60 * 60
 KINDS = ("manage", "score", "watch")
 

@@ -24,4 +24,5 @@ def result_share(context: template.Context) -> dict[str, Any]:
     if state is None or access is None or request is None or not state.finished:
         return {"hidden": True}
     with_rows(access.game)  # the sheet may have read its state from the cache
-    return share_context(request, access, state)
+    # In the live answer (oob), shared by every phone, the forms carry no CSRF token.
+    return {**share_context(request, access, state), "oob": context.get("oob")}

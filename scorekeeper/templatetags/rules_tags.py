@@ -17,14 +17,11 @@ empty once the game is over.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
-from django.conf import settings
-from django.template.loader import get_template
-from django.urls import get_script_prefix, reverse
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from games import RULESETS, GameState, rules, rules_hints
@@ -32,27 +29,20 @@ from games import RULESETS, GameState, rules, rules_hints
 register = template.Library()
 
 
-@register.simple_tag
-def rules_button(ruleset: str, label: str = "Rules") -> SafeString:
+@register.inclusion_tag("rules/_overlay.html")
+def rules_button(ruleset: str, label: str = "Rules") -> dict[str, str]:
     """A button that opens the game's rules in a dialog over the page, leaving whatever
-    is being typed on the page untouched. The same for every page of a game: rendered
-    once (per game, label and site address) and kept."""
+    is being typed on the page untouched. (On the sheet it is part of the head, a
+    ``{% cache %}`` fragment: rendered once per version of the game.)"""
     if ruleset not in RULESETS:
         raise template.TemplateSyntaxError(f"rules_button: no game {ruleset!r}")
-    site = (settings.ROOT_URLCONF, get_script_prefix(), settings.STATIC_URL)
-    return _rules_button(ruleset, label, site)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_button(ruleset: str, label: str, site: tuple[Any, ...]) -> SafeString:
-    context = {
+    return {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,
         "name": f"{rules.rules_for(ruleset).name} rules",
         "page_url": reverse("rules_detail", args=[ruleset]),
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }
-    return mark_safe(get_template("rules/_overlay.html").render(context))
 
 
 @register.filter

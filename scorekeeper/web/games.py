@@ -18,8 +18,15 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import (
+    condition,
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -28,7 +35,7 @@ from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandErr
 from scorekeeper.live.delta import delta_from, grid_delta
 from scorekeeper.models import Game, Hand
 from scorekeeper.presenters import presenter_for
-from scorekeeper.selectors.access import GameAccess, find_poll_access
+from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
     game_config,
     game_state,
@@ -43,16 +50,15 @@ from scorekeeper.services.games import (
     hand_undo,
 )
 from scorekeeper.validation import is_idempotency_key, optional_id
-from scorekeeper.web import sheet_panel
+from scorekeeper.web import live_answer, sheet_panel
 from scorekeeper.web.access import (
     NOT_YOURS,
     game_page,
-    guest_link,
     holds_link,
     writer,
 )
 from scorekeeper.web.forms import Entry
-from scorekeeper.web.live_answer import answer_key, shared_answer
+from scorekeeper.web.live_answer import LiveRequest
 from scorekeeper.web.sheet_context import (
     after_write,
     hand_marker,
@@ -61,7 +67,6 @@ from scorekeeper.web.sheet_context import (
     seat_ids,
     sheet_context,
     sheet_game,
-    wants_every_hand,
 )
 
 
@@ -79,14 +84,16 @@ def game_sheet(request: HttpRequest, access: GameAccess) -> HttpResponse:
 
 
 @require_GET
-def game_live(request: HttpRequest, pk: int) -> HttpResponse:
+@cache_control(private=True, no_cache=True)
+@condition(etag_func=live_answer.answer_etag)
+def game_live(request: LiveRequest, pk: int) -> HttpResponse:
     """What changed since a phone last looked: 204 when nothing did; otherwise the grid,
     banner and result (swapped out of band), and the entry panel only when the hand in
     play is no longer the one the phone is entering — so an entry in progress survives
-    a correction made elsewhere."""
+    a correction made elsewhere. One render per key of ``web.live_answer``, shared."""
     if not request.user.is_authenticated and not holds_link(request, pk):
         return redirect_to_login(request.get_full_path())
-    found = find_poll_access(pk, request.user, guest_link(request, pk))
+    found = live_answer.poll_access(request, pk)
     if found is None:
         if getattr(request, "htmx", None):
             if holds_link(request, pk):  # the page says why, and keeps an entry begun
@@ -98,7 +105,7 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
 
-    def answer(csrf: str) -> tuple[HttpResponse, str]:
+    def parts() -> str:  # called by the template only when its fragment is not kept
         first = delta_from(request, current)
         context = sheet_context(request, found, since=first)
         marker = context["hand_marker"]
@@ -108,15 +115,14 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
         context["notice"] = notice
         context["oob"] = True
         context["refresh_panel"] = hand_changed
-        context["csrf_token"] = csrf
         if first is not None:
             context["grid_delta"] = grid_delta(context["grid"], first)
-        panel = context["panel"]
-        key = panel.idempotency_key if panel is not None and hand_changed else ""
-        return render(request, "games/_live.html", context), key
+        return render_to_string("games/_live_parts.html", context, request)
 
-    key = answer_key(request, found, wants_every_hand(request))
-    return shared_answer(request, found, key, answer)
+    # The kept fragment needs nothing of the request: no context processors run for it.
+    key = live_answer.answer_key(request, found)
+    context = {"key": key, "timeout": live_answer.TIMEOUT, "parts": parts}
+    return HttpResponse(render_to_string("games/_live.html", context))
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:

