@@ -230,7 +230,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "scorekeeper.staticfiles.CompressedManifestModulesStorage"
             if env_bool("STATIC_MANIFEST", not (DEBUG or TESTING))
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -35,6 +35,28 @@ from django.views.decorators.http import etag, require_GET
 from games import RULESETS, rules
 from scorekeeper import rules_index as searching
 
+#: The score sheet's scripts: ES modules, and the modules they import, which no tag of
+#: the page names (a sheet kept on the phone, offline-keep.js, brings its tags' files
+#: only). A module that cannot load stops every module importing it: all are kept.
+SHEET_MODULES = (
+    "js/confirm.js",
+    "js/grid-cue.js",
+    "js/kept-draft.js",
+    "js/live.js",
+    "js/offline-ahead.js",
+    "js/offline-drafts.js",
+    "js/offline-keep.js",
+    "js/offline-queue.js",
+    "js/offline-sheet.js",
+    "js/pad-keys.js",
+    "js/result-share.js",
+    "js/savebar-undo.js",
+    "js/sheet-layout.js",
+    "js/sheet.js",
+    "js/table-tools.js",
+    "js/wakelock.js",
+)
+
 #: Static files every page needs; the service worker keeps them for offline use.
 SHELL_STATIC = (
     "css/app.css",
@@ -43,6 +65,7 @@ SHELL_STATIC = (
     "js/who.js",
     "js/rules-offline.js",
     "js/rules-overlay.js",
+    *SHEET_MODULES,
     "vendor/minisearch/index.js",
     "icons/icon-192.png",
     "icons/icon-512.png",

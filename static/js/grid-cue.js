@@ -7,55 +7,52 @@
  * update. Without this file the grid simply scrolls. No inline style: the left cue's
  * place (after the sticky hand column) is a custom property set through the CSSOM.
  */
-(function () {
-  "use strict";
 
-  function plural(n) { return n + (n === 1 ? " more column" : " more columns"); }
+function plural(n) { return n + (n === 1 ? " more column" : " more columns"); }
 
-  function update(scroller) {
-    var frame = scroller.parentElement;
-    if (!frame || !frame.classList.contains("grid-frame")) return;
-    var box = scroller.getBoundingClientRect();
-    var sticky = scroller.querySelector("thead .hand-col");
-    var edge = sticky ? sticky.getBoundingClientRect().right : box.left;
-    var left = 0, right = 0;
-    scroller.querySelectorAll("thead th:not(.hand-col)").forEach(function (th) {
-      var r = th.getBoundingClientRect();
-      if (r.right > box.right + 1) right += 1;
-      else if (r.left < edge - 1) left += 1;
-    });
-    frame.classList.toggle("more-right", right > 0);
-    frame.classList.toggle("more-left", left > 0);
-    if (sticky) frame.style.setProperty("--grid-cue-left", Math.round(edge - box.left) + "px");
-    var said = "";
-    if (right && left) said = "The score sheet goes on: " + plural(right) + " to the right, " + plural(left) + " to the left. Scroll sideways to see them.";
-    else if (right) said = "The score sheet goes on: " + plural(right) + " to the right. Scroll sideways to see them.";
-    else if (left) said = "The score sheet goes on: " + plural(left) + " to the left.";
-    var line = frame.nextElementSibling;
-    if (line && line.classList.contains("grid-cue-text") && line.textContent !== said) line.textContent = said;
-  }
-
-  var pending = false;
-  function updateAll() {
-    if (pending) return;
-    pending = true;
-    window.requestAnimationFrame(function () {
-      pending = false;
-      document.querySelectorAll(".grid-frame > .grid-scroll").forEach(update);
-    });
-  }
-
-  // Scroll events do not bubble: listen in the capture phase, for whichever grid it is.
-  document.addEventListener("scroll", function (e) {
-    var target = e.target;
-    if (target && target.classList && target.classList.contains("grid-scroll")) update(target);
-  }, true);
-  window.addEventListener("resize", updateAll);
-  document.addEventListener("DOMContentLoaded", function () {
-    updateAll();
-    // A live update or a save replaces the grid: look again once the page has changed.
-    var sheet = document.getElementById("sheet") || document.body;
-    if (window.MutationObserver) new MutationObserver(updateAll).observe(sheet.parentNode || sheet, { childList: true, subtree: true });
+function update(scroller) {
+  var frame = scroller.parentElement;
+  if (!frame || !frame.classList.contains("grid-frame")) return;
+  var box = scroller.getBoundingClientRect();
+  var sticky = scroller.querySelector("thead .hand-col");
+  var edge = sticky ? sticky.getBoundingClientRect().right : box.left;
+  var left = 0, right = 0;
+  scroller.querySelectorAll("thead th:not(.hand-col)").forEach(function (th) {
+    var r = th.getBoundingClientRect();
+    if (r.right > box.right + 1) right += 1;
+    else if (r.left < edge - 1) left += 1;
   });
-  window.addEventListener("load", updateAll);
-})();
+  frame.classList.toggle("more-right", right > 0);
+  frame.classList.toggle("more-left", left > 0);
+  if (sticky) frame.style.setProperty("--grid-cue-left", Math.round(edge - box.left) + "px");
+  var said = "";
+  if (right && left) said = "The score sheet goes on: " + plural(right) + " to the right, " + plural(left) + " to the left. Scroll sideways to see them.";
+  else if (right) said = "The score sheet goes on: " + plural(right) + " to the right. Scroll sideways to see them.";
+  else if (left) said = "The score sheet goes on: " + plural(left) + " to the left.";
+  var line = frame.nextElementSibling;
+  if (line && line.classList.contains("grid-cue-text") && line.textContent !== said) line.textContent = said;
+}
+
+var pending = false;
+function updateAll() {
+  if (pending) return;
+  pending = true;
+  window.requestAnimationFrame(function () {
+    pending = false;
+    document.querySelectorAll(".grid-frame > .grid-scroll").forEach(update);
+  });
+}
+
+// Scroll events do not bubble: listen in the capture phase, for whichever grid it is.
+document.addEventListener("scroll", function (e) {
+  var target = e.target;
+  if (target && target.classList && target.classList.contains("grid-scroll")) update(target);
+}, true);
+window.addEventListener("resize", updateAll);
+document.addEventListener("DOMContentLoaded", function () {
+  updateAll();
+  // A live update or a save replaces the grid: look again once the page has changed.
+  var sheet = document.getElementById("sheet") || document.body;
+  if (window.MutationObserver) new MutationObserver(updateAll).observe(sheet.parentNode || sheet, { childList: true, subtree: true });
+});
+window.addEventListener("load", updateAll);

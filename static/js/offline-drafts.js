@@ -1,6 +1,6 @@
 /* scorekeeper — entries in progress on the score sheet, kept per game and hand number in
  * sessionStorage so they survive a reload and Back/Forward (offline-sheet.js uses them).
- * window.SKDrafts:
+ * drafts (exported):
  *   fieldsOf(form, submitter)  the entry's fields as [name, value] pairs (no tokens)
  *   isEmpty(pairs)             nothing typed
  *   read(game, number)         the saved draft { fields, at } or null
@@ -9,91 +9,151 @@
  *   fill(form, pairs)          put saved values back into a form
  *   takeOlder(game, number)    remove and return the drafts of hands before number
  *                              ([{ number, fields }]): hands another phone recorded
+ *   learnNames(game, panel)    remember the names of the players the panel shows
+ *                              (sessionStorage "sk:names:<game>", kept-draft.js too)
+ *   summaryOf(game, pairs)     an entry in a line: "Ana went out · Bo: JK A · Cy: 4"
  */
-(function () {
-  "use strict";
 
-  var SKIP = { csrfmiddlewaretoken: 1, idempotency_key: 1, number: 1, edit_number: 1 };
+var SKIP = { csrfmiddlewaretoken: 1, idempotency_key: 1, number: 1, edit_number: 1 };
 
-  function prefix(game) { return "sk:draft:" + game + ":"; }
+function prefix(game) { return "sk:draft:" + game + ":"; }
 
-  function fieldsOf(form, submitter) {
-    var data;
-    try { data = new FormData(form, submitter || undefined); } catch (e) {
-      data = new FormData(form);
-      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+function fieldsOf(form, submitter) {
+  var data;
+  try { data = new FormData(form, submitter || undefined); } catch (e) {
+    data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+  }
+  var pairs = [];
+  data.forEach(function (value, name) {
+    if (!SKIP[name] && typeof value === "string") pairs.push([name, value]);
+  });
+  return pairs;
+}
+
+function isEmpty(pairs) {
+  return !pairs.some(function (p) { return p[1].trim() !== ""; });
+}
+
+function read(game, number) {
+  try {
+    var saved = JSON.parse(window.sessionStorage.getItem(prefix(game) + number) || "null");
+    return saved && Array.isArray(saved.fields) ? saved : null;
+  } catch (e) { return null; }
+}
+
+function write(game, number, pairs) {
+  try {
+    var key = prefix(game) + number;
+    if (!pairs || isEmpty(pairs)) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, JSON.stringify({ fields: pairs, at: Date.now() }));
+  } catch (e) { /* storage full or refused: the entry lives in the form only */ }
+}
+
+function save(game, form) {
+  var panel = form.closest("#entry");
+  if (!panel || panel.dataset.mode !== "new") return;
+  write(game, panel.dataset.number, fieldsOf(form));
+}
+
+/* Put saved values back into a form not yet enhanced by sheet.js. */
+function fill(form, pairs) {
+  var values = {};
+  pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
+  Array.prototype.forEach.call(form.elements, function (field) {
+    var name = field.name;
+    if (!name || SKIP[name]) return;
+    var type = (field.type || "").toLowerCase();
+    if (type === "submit" || type === "button" || type === "hidden" || type === "file") return;
+    var list = values[name] || [];
+    if (type === "radio" || type === "checkbox") {
+      field.checked = list.indexOf(field.value) >= 0;
+    } else {
+      field.value = list.length ? list.shift() : "";
     }
-    var pairs = [];
-    data.forEach(function (value, name) {
-      if (!SKIP[name] && typeof value === "string") pairs.push([name, value]);
-    });
-    return pairs;
-  }
+  });
+}
 
-  function isEmpty(pairs) {
-    return !pairs.some(function (p) { return p[1].trim() !== ""; });
-  }
+function takeOlder(game, number) {
+  var start = prefix(game);
+  var found = [];
+  try {
+    for (var i = 0; i < window.sessionStorage.length; i++) {
+      var key = window.sessionStorage.key(i);
+      if (key && key.indexOf(start) === 0 && Number(key.slice(start.length)) < number) found.push(key);
+    }
+  } catch (e) { return []; }
+  var taken = [];
+  found.forEach(function (key) {
+    var n = Number(key.slice(start.length));
+    var draft = read(game, n);
+    window.sessionStorage.removeItem(key);
+    if (draft && !isEmpty(draft.fields)) taken.push({ number: n, fields: draft.fields });
+  });
+  return taken;
+}
 
-  function read(game, number) {
-    try {
-      var saved = JSON.parse(window.sessionStorage.getItem(prefix(game) + number) || "null");
-      return saved && Array.isArray(saved.fields) ? saved : null;
-    } catch (e) { return null; }
-  }
+// ---- what an entry says, in a line ----------------------------------------------
 
-  function write(game, number, pairs) {
-    try {
-      var key = prefix(game) + number;
-      if (!pairs || isEmpty(pairs)) window.sessionStorage.removeItem(key);
-      else window.sessionStorage.setItem(key, JSON.stringify({ fields: pairs, at: Date.now() }));
-    } catch (e) { /* storage full or refused: the entry lives in the form only */ }
-  }
+var labels = {};   // player id -> name, read from the panel
+var labelsOf = null;   // the game they are of
+var verb = "went out";
 
-  function save(game, form) {
-    var panel = form.closest("#entry");
-    if (!panel || panel.dataset.mode !== "new") return;
-    write(game, panel.dataset.number, fieldsOf(form));
-  }
+function namesFor(game) {
+  if (labelsOf === game) return;
+  labelsOf = game;
+  try {
+    labels = JSON.parse(window.sessionStorage.getItem("sk:names:" + game) || "{}") || {};
+  } catch (e) { labels = {}; }
+}
 
-  /* Put saved values back into a form not yet enhanced by sheet.js. */
-  function fill(form, pairs) {
-    var values = {};
-    pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
-    Array.prototype.forEach.call(form.elements, function (field) {
-      var name = field.name;
-      if (!name || SKIP[name]) return;
-      var type = (field.type || "").toLowerCase();
-      if (type === "submit" || type === "button" || type === "hidden" || type === "file") return;
-      var list = values[name] || [];
-      if (type === "radio" || type === "checkbox") {
-        field.checked = list.indexOf(field.value) >= 0;
-      } else {
-        field.value = list.length ? list.shift() : "";
-      }
-    });
-  }
+function learnNames(game, panel) {
+  namesFor(game);
+  verb = panel.querySelector(".winner-buttons") ? "won it" : panel.querySelector(".suit-pick") ? "claimed" : "went out";
+  panel.querySelectorAll("[data-player][data-name]").forEach(function (node) {
+    labels[node.dataset.player] = node.dataset.name;
+  });
+  panel.querySelectorAll('input[name="winner"]').forEach(function (input) {
+    var label = input.closest("label");
+    if (label && !labels[input.value]) labels[input.value] = label.textContent.trim();
+  });
+  panel.querySelectorAll("button[name='winner']").forEach(function (button) {
+    var name = button.querySelector(".winner-name");
+    if (name && !labels[button.value]) labels[button.value] = name.textContent.trim();
+  });
+  try { window.sessionStorage.setItem("sk:names:" + game, JSON.stringify(labels)); } catch (e) { /* fine */ }
+}
 
-  function takeOlder(game, number) {
-    var start = prefix(game);
-    var found = [];
-    try {
-      for (var i = 0; i < window.sessionStorage.length; i++) {
-        var key = window.sessionStorage.key(i);
-        if (key && key.indexOf(start) === 0 && Number(key.slice(start.length)) < number) found.push(key);
-      }
-    } catch (e) { return []; }
-    var taken = [];
-    found.forEach(function (key) {
-      var n = Number(key.slice(start.length));
-      var draft = read(game, n);
-      window.sessionStorage.removeItem(key);
-      if (draft && !isEmpty(draft.fields)) taken.push({ number: n, fields: draft.fields });
-    });
-    return taken;
-  }
+function nameOf(id) { return labels[id] || "player " + id; }
 
-  window.SKDrafts = {
-    fieldsOf: fieldsOf, isEmpty: isEmpty, read: read, write: write, save: save,
-    fill: fill, takeOlder: takeOlder
-  };
-})();
+function summaryOf(game, pairs) {
+  namesFor(game);
+  var parts = [], per = {}, order = [];
+  pairs.forEach(function (p) {
+    var name = p[0], value = p[1].trim();
+    if (!value) return;
+    var m = /^(cards|points|passes|cards_left)_(\d+)$/.exec(name);
+    if (m) {
+      if (!per[m[2]]) { per[m[2]] = []; order.push(m[2]); }
+      var text = { cards: value, points: value + " pts", passes: value + " passes", cards_left: value + " cards left" }[m[1]];
+      per[m[2]].push(text);
+    } else if (name === "winner") {
+      parts.unshift(nameOf(value) + " " + verb);
+    } else if (name === "suit") {
+      parts.push("suit " + value);
+    } else if (name === "surplus") {
+      parts.push("surplus " + value);
+    } else if (name === "bower_holder") {
+      parts.push("bower with " + nameOf(value));
+    } else if (name === "surplus_count") {
+      parts.push(value + " surplus");
+    }
+  });
+  order.forEach(function (id) { parts.push(nameOf(id) + ": " + per[id].join(", ")); });
+  return parts.join(" · ") || "nothing entered";
+}
+
+export const drafts = {
+  fieldsOf: fieldsOf, isEmpty: isEmpty, read: read, write: write, save: save,
+  fill: fill, takeOlder: takeOlder, learnNames: learnNames, summaryOf: summaryOf
+};

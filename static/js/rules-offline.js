@@ -8,6 +8,9 @@
  *
  * On the rules pages: a banner says when the device is offline, and "did you mean" links
  * fill the search box and search again in place.
+ *
+ * A classic script, not a module like the others: importScripts() loads only those, and
+ * a module service worker is not one every phone runs.
  */
 (function (root) {
   "use strict";

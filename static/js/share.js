@@ -1,16 +1,14 @@
 // The Share page: copy the join link, or hand it to the phone's share sheet (Web Share
 // API) where the phone has one. Without JavaScript the link stays in a field to select.
-(function () {
-  "use strict";
 
-  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
+document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+  form.addEventListener("submit", function (event) {
+    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
   });
+});
 
-  var input = document.querySelector("[data-share-url]");
-  if (!input) return;
+/* The join link's field, its Copy and Share buttons. */
+function enhance(input) {
   var status = document.querySelector("[data-share-status]");
   var copy = document.querySelector("[data-copy]");
   var share = document.querySelector("[data-share]");
@@ -59,4 +57,7 @@
       });
     });
   }
-})();
+}
+
+var field = document.querySelector("[data-share-url]");
+if (field) enhance(field);

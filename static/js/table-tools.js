@@ -6,312 +6,339 @@
  * it ends on the server's clock, with the server's "now", so every phone counts down to
  * the same instant whatever its own clock says. The events stream (live.js) says when
  * the state changed ("sk-live-tools"); without it, the state is asked for every 3 s.
- * A tap applies at once on this phone; offline, it is kept (localStorage) and sent when
- * the phone is back online, and the timer goes on counting from what the phone knew.
- * At zero the phone beeps (Web Audio) and vibrates, where it may. The red-aces check
- * needs no server at all.
+ * A tap applies at once on this phone and waits in the sheet's outbox (offline-queue.js,
+ * with the hands) until it is sent, in its turn, once: offline, until the phone is back
+ * online, while the timer goes on counting from what the phone knew. At zero the phone
+ * beeps (Web Audio) and vibrates, where it may. The red-aces check needs no server at
+ * all. The shared state last seen is kept in localStorage, for a reload offline.
  */
-(function () {
-  "use strict";
 
-  var POLL_MS = 3000;
-  var el = null, url = "", mayChange = false, key = "";
-  var state = null, offset = 0, busy = false, again = false, audio = null;
-  var seenEnd = null, beeped = null;
+import { outbox } from "./offline-queue.js";
 
-  function near(a, b) { return a !== null && b !== null && Math.abs(a - b) < 1500; }
+var POLL_MS = 3000;
+var el = null, url = "", game = "", mayChange = false, key = "";
+var state = null, offset = 0, busy = false, again = false, audio = null;
+var seenEnd = null, beeped = null;
+var queued = 0;          // this phone's taps not yet answered by the server
+var outboxOk = false;    // the sheet's outbox sends them (offline-sheet.js)
 
-  function csrf() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
-    catch (e) { return ""; }
-  }
-  function now() { return Date.now() + offset; }   // the server's clock, as well as known
-  function $(sel) { return el ? el.querySelector(sel) : null; }
-  function all(sel) { return el ? Array.prototype.slice.call(el.querySelectorAll(sel)) : []; }
+function near(a, b) { return a !== null && b !== null && Math.abs(a - b) < 1500; }
 
-  function read(name, fallback) {
-    try { var v = JSON.parse(localStorage.getItem(key + name) || "null"); return v === null ? fallback : v; }
-    catch (e) { return fallback; }
-  }
-  function write(name, value) {
-    try { localStorage.setItem(key + name, JSON.stringify(value)); } catch (e) { /* full or off */ }
-  }
+function csrf() {
+  try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+  catch (e) { return ""; }
+}
+function now() { return Date.now() + offset; }   // the server's clock, as well as known
+function $(sel) { return el ? el.querySelector(sel) : null; }
+function all(sel) { return el ? Array.prototype.slice.call(el.querySelectorAll(sel)) : []; }
 
-  // ---- the timer --------------------------------------------------------------------
+function read(name, fallback) {
+  try { var v = JSON.parse(localStorage.getItem(key + name) || "null"); return v === null ? fallback : v; }
+  catch (e) { return fallback; }
+}
+function write(name, value) {
+  try { localStorage.setItem(key + name, JSON.stringify(value)); } catch (e) { /* full or off */ }
+}
 
-  function leftMs() {
-    var t = state && state.timer;
-    if (!t) return null;
-    if (t.running && t.ends_at) return Math.max(0, t.ends_at - now());
-    return Math.max(0, Math.round(t.remaining * 1000));
-  }
+// ---- the timer --------------------------------------------------------------------
 
-  function clock(ms) {
-    var s = Math.ceil(ms / 1000), m = Math.floor(s / 60);
-    s = s % 60;
-    return m + ":" + (s < 10 ? "0" : "") + s;
-  }
+function leftMs() {
+  var t = state && state.timer;
+  if (!t) return null;
+  if (t.running && t.ends_at) return Math.max(0, t.ends_at - now());
+  return Math.max(0, Math.round(t.remaining * 1000));
+}
 
-  function beep() {
-    try {
-      var Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) return;
-      audio = audio || new Ctx();
-      if (audio.state === "suspended") audio.resume();
-      [0, 0.35, 0.7].forEach(function (at) {
-        var osc = audio.createOscillator(), gain = audio.createGain();
-        osc.type = "square";
-        osc.frequency.value = 880;
-        gain.gain.value = 0.15;
-        osc.connect(gain);
-        gain.connect(audio.destination);
-        osc.start(audio.currentTime + at);
-        osc.stop(audio.currentTime + at + 0.2);
-      });
-    } catch (e) { /* no sound here */ }
-    if (navigator.vibrate) { try { navigator.vibrate([300, 150, 300, 150, 300]); } catch (e) { /* no */ } }
-  }
+function clock(ms) {
+  var s = Math.ceil(ms / 1000), m = Math.floor(s / 60);
+  s = s % 60;
+  return m + ":" + (s < 10 ? "0" : "") + s;
+}
 
-  // A first tap lets the page make sound later (browsers want a gesture first).
-  document.addEventListener("pointerdown", function () {
-    try {
-      var Ctx = window.AudioContext || window.webkitAudioContext;
-      if (Ctx && !audio) audio = new Ctx();
-      if (audio && audio.state === "suspended") audio.resume();
-    } catch (e) { /* no sound here */ }
-  }, { passive: true });
-
-  function tick() {
-    var box = $("[data-tool=timer]");
-    if (!box || !state || !state.timer) return;
-    var t = state.timer, ms = leftMs(), name = box.dataset.timerName || "timer";
-    var face = $("[data-timer-clock]");
-    var text = clock(ms);
-    if (face.textContent !== text) face.textContent = text;
-    var running = t.running && ms > 0;
-    var status = running ? "Running" : ms <= 0 ? "Time's up!" : t.state === "paused" ? "Paused" : "Ready: " + clock(t.seconds * 1000);
-    box.dataset.timerState = running ? "running" : ms <= 0 ? "done" : t.state;
-    var line = $("[data-timer-status]");
-    if (line.textContent !== status) line.textContent = status;
-    // Sound only for a countdown seen running here, not for an end found after a reload.
-    if (running) seenEnd = t.ends_at;
-    else if (t.running && ms <= 0 && near(seenEnd, t.ends_at) && !near(beeped, t.ends_at)) {
-      beeped = t.ends_at;
-      beep();
-    }
-    var start = $("[data-act=timer-start]"), pause = $("[data-act=timer-pause]");
-    if (start) { start.disabled = running; start.textContent = (t.state === "paused" && ms > 0 ? "Resume " : "Start ") + name; }
-    if (pause) pause.disabled = !running;
-  }
-
-  // ---- showing the state --------------------------------------------------------------
-
-  function render() {
-    if (!el || !state) return;
-    el.hidden = !el.querySelector(".tool");
-    tick();
-    var leader = $("[data-leader-name]");
-    if (leader) {
-      var card = leader.dataset.card || (leader.dataset.card = leader.textContent);
-      leader.textContent = state.leader_name || card;
-      var select = $("[data-leader-select]");
-      if (select && document.activeElement !== select) select.value = state.leader ? String(state.leader) : "";
-    }
-    var count = $("[data-penalty-count]");
-    if (count) {
-      count.textContent = String(state.penalty);
-      $("[data-penalty-unit]").textContent = state.penalty === 1 ? "card" : "cards";
-      var box = $("[data-penalty-buttons]");
-      var tools = state.tools && state.tools.penalty;
-      if (box && tools) {
-        var clear = box.querySelector("[data-act=penalty-clear]");
-        all("[data-act=penalty-add]").forEach(function (b) { b.remove(); });
-        tools.forEach(function (t) {
-          var b = document.createElement("button");
-          b.type = "button";
-          b.className = "button";
-          b.dataset.act = "penalty-add";
-          b.dataset.amount = String(t.amount);
-          b.textContent = "+ " + t.label + " (" + t.amount + ")";
-          box.insertBefore(b, clear);
-        });
-      }
-    }
-    var dir = $("[data-direction]");
-    if (dir) dir.textContent = state.clockwise ? "clockwise ↻" : "counter-clockwise ↺";
-    var sync = $("[data-tools-sync]");
-    var queued = read("queue", []).length;
-    if (sync) {
-      sync.hidden = !queued;
-      sync.textContent = queued ? "Offline: " + queued + " change" + (queued === 1 ? "" : "s") + " kept on this phone, sent when back online." : "";
-    }
-  }
-
-  function take(data, sentAt) {
-    if (!data || typeof data.server_now !== "number") return;
-    // The server's clock: its "now" was somewhere between asking and the answer.
-    offset = data.server_now - (sentAt + Date.now()) / 2;
-    state = data;
-    write("state", { data: data, offset: offset, at: Date.now() });
-    render();
-  }
-
-  function load() {
-    if (!el || !navigator.onLine) return;
-    if (busy) { again = true; return; }
-    busy = true;
-    var sentAt = Date.now();
-    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) { if (!read("queue", []).length) take(data, sentAt); })
-      .catch(function () { /* offline: keep counting from what we know */ })
-      .then(function () {
-        busy = false;
-        if (read("queue", []).length) flush();   // a tap made while this was asked
-        else if (again) { again = false; load(); }
-      });
-  }
-
-  // ---- changing it --------------------------------------------------------------------
-
-  function applyLocally(a) {
-    var t = state.timer;
-    if (a.action === "timer-start" && t && !(t.running && leftMs() > 0)) {
-      var base = t.state === "paused" && t.remaining > 0 ? t.remaining : t.seconds;
-      if (t.running || t.remaining <= 0) base = t.seconds;
-      state.timer = { seconds: t.seconds, running: true, remaining: base, ends_at: now() + base * 1000, state: "running" };
-    } else if (a.action === "timer-pause" && t && t.running) {
-      state.timer = { seconds: t.seconds, running: false, remaining: leftMs() / 1000, ends_at: null, state: "paused" };
-    } else if (a.action === "timer-reset" && t) {
-      state.timer = { seconds: t.seconds, running: false, remaining: t.seconds, ends_at: null, state: "idle" };
-    } else if (a.action === "penalty-add") {
-      state.penalty += +a.amount;
-    } else if (a.action === "penalty-clear") {
-      state.penalty = 0;
-    } else if (a.action === "direction-flip") {
-      state.clockwise = !state.clockwise;
-    } else if (a.action === "leader") {
-      state.leader = a.player ? +a.player : null;
-      var option = $("[data-leader-select] option[value='" + (a.player || "") + "']");
-      state.leader_name = a.player && option ? option.textContent : null;
-    }
-  }
-
-  function send(a) {
-    var body = new URLSearchParams();
-    Object.keys(a).forEach(function (k) { if (a[k] !== undefined && a[k] !== null) body.append(k, a[k]); });
-    var sentAt = Date.now();
-    return fetch(url, {
-      method: "POST", credentials: "same-origin", body: body,
-      headers: { "X-CSRFToken": csrf(), Accept: "application/json" }
-    }).then(function (r) {
-      if (r.status >= 500) throw new Error("server");
-      return r.json().then(function (data) { return { ok: r.ok, data: data, sentAt: sentAt }; });
+function beep() {
+  try {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    audio = audio || new Ctx();
+    if (audio.state === "suspended") audio.resume();
+    [0, 0.35, 0.7].forEach(function (at) {
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.type = "square";
+      osc.frequency.value = 880;
+      gain.gain.value = 0.15;
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(audio.currentTime + at);
+      osc.stop(audio.currentTime + at + 0.2);
     });
-  }
+  } catch (e) { /* no sound here */ }
+  if (navigator.vibrate) { try { navigator.vibrate([300, 150, 300, 150, 300]); } catch (e) { /* no */ } }
+}
 
-  // Send what was kept offline, in order; the server's answer to the last is the truth.
-  function flush() {
-    var queue = read("queue", []);
-    if (!queue.length || !navigator.onLine || busy) return;
-    busy = true;
-    var a = queue[0];
-    send(a).then(function (res) {
-      var rest = read("queue", []).slice(1);
-      write("queue", rest);
+// A first tap lets the page make sound later (browsers want a gesture first).
+document.addEventListener("pointerdown", function () {
+  try {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (Ctx && !audio) audio = new Ctx();
+    if (audio && audio.state === "suspended") audio.resume();
+  } catch (e) { /* no sound here */ }
+}, { passive: true });
+
+function tick() {
+  var box = $("[data-tool=timer]");
+  if (!box || !state || !state.timer) return;
+  var t = state.timer, ms = leftMs(), name = box.dataset.timerName || "timer";
+  var face = $("[data-timer-clock]");
+  var text = clock(ms);
+  if (face.textContent !== text) face.textContent = text;
+  var running = t.running && ms > 0;
+  var status = running ? "Running" : ms <= 0 ? "Time's up!" : t.state === "paused" ? "Paused" : "Ready: " + clock(t.seconds * 1000);
+  box.dataset.timerState = running ? "running" : ms <= 0 ? "done" : t.state;
+  var line = $("[data-timer-status]");
+  if (line.textContent !== status) line.textContent = status;
+  // Sound only for a countdown seen running here, not for an end found after a reload.
+  if (running) seenEnd = t.ends_at;
+  else if (t.running && ms <= 0 && near(seenEnd, t.ends_at) && !near(beeped, t.ends_at)) {
+    beeped = t.ends_at;
+    beep();
+  }
+  var start = $("[data-act=timer-start]"), pause = $("[data-act=timer-pause]");
+  if (start) { start.disabled = running; start.textContent = (t.state === "paused" && ms > 0 ? "Resume " : "Start ") + name; }
+  if (pause) pause.disabled = !running;
+}
+
+// ---- showing the state --------------------------------------------------------------
+
+function render() {
+  if (!el || !state) return;
+  el.hidden = !el.querySelector(".tool");
+  tick();
+  var leader = $("[data-leader-name]");
+  if (leader) {
+    var card = leader.dataset.card || (leader.dataset.card = leader.textContent);
+    leader.textContent = state.leader_name || card;
+    var select = $("[data-leader-select]");
+    if (select && document.activeElement !== select) select.value = state.leader ? String(state.leader) : "";
+  }
+  var count = $("[data-penalty-count]");
+  if (count) {
+    count.textContent = String(state.penalty);
+    $("[data-penalty-unit]").textContent = state.penalty === 1 ? "card" : "cards";
+    var box = $("[data-penalty-buttons]");
+    var tools = state.tools && state.tools.penalty;
+    if (box && tools) {
+      var clear = box.querySelector("[data-act=penalty-clear]");
+      all("[data-act=penalty-add]").forEach(function (b) { b.remove(); });
+      tools.forEach(function (t) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "button";
+        b.dataset.act = "penalty-add";
+        b.dataset.amount = String(t.amount);
+        b.textContent = "+ " + t.label + " (" + t.amount + ")";
+        box.insertBefore(b, clear);
+      });
+    }
+  }
+  var dir = $("[data-direction]");
+  if (dir) dir.textContent = state.clockwise ? "clockwise ↻" : "counter-clockwise ↺";
+  var sync = $("[data-tools-sync]");
+  if (sync) {
+    sync.hidden = !queued;
+    sync.textContent = queued ? "Offline: " + queued + " change" + (queued === 1 ? "" : "s") + " kept on this phone, sent when back online." : "";
+  }
+}
+
+function take(data, sentAt) {
+  if (!data || typeof data.server_now !== "number") return;
+  // The server's clock: its "now" was somewhere between asking and the answer.
+  offset = data.server_now - (sentAt + Date.now()) / 2;
+  state = data;
+  write("state", { data: data, offset: offset, at: Date.now() });
+  render();
+}
+
+function load() {
+  if (!el || !navigator.onLine) return;
+  if (busy) { again = true; return; }
+  busy = true;
+  var sentAt = Date.now();
+  // The state as JSON, read here (nothing for htmx to swap): fetch().
+  fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (data) { if (!queued) take(data, sentAt); })   // else a tap's answer is newer
+    .catch(function () { /* offline: keep counting from what we know */ })
+    .then(function () {
       busy = false;
-      if (rest.length) flush();
-      else if (res.ok) take(res.data, res.sentAt);
-      else load();
-    }, function () { busy = false; render(); });
-  }
+      if (again) { again = false; load(); }
+    });
+}
 
-  function act(a) {
-    if (!state || !mayChange) return;
-    applyLocally(a);
-    var queue = read("queue", []);
-    queue.push(a);
-    write("queue", queue);
+// ---- changing it --------------------------------------------------------------------
+
+function applyLocally(a) {
+  var t = state.timer;
+  if (a.action === "timer-start" && t && !(t.running && leftMs() > 0)) {
+    var base = t.state === "paused" && t.remaining > 0 ? t.remaining : t.seconds;
+    if (t.running || t.remaining <= 0) base = t.seconds;
+    state.timer = { seconds: t.seconds, running: true, remaining: base, ends_at: now() + base * 1000, state: "running" };
+  } else if (a.action === "timer-pause" && t && t.running) {
+    state.timer = { seconds: t.seconds, running: false, remaining: leftMs() / 1000, ends_at: null, state: "paused" };
+  } else if (a.action === "timer-reset" && t) {
+    state.timer = { seconds: t.seconds, running: false, remaining: t.seconds, ends_at: null, state: "idle" };
+  } else if (a.action === "penalty-add") {
+    state.penalty += +a.amount;
+  } else if (a.action === "penalty-clear") {
+    state.penalty = 0;
+  } else if (a.action === "direction-flip") {
+    state.clockwise = !state.clockwise;
+  } else if (a.action === "leader") {
+    state.leader = a.player ? +a.player : null;
+    var option = $("[data-leader-select] option[value='" + (a.player || "") + "']");
+    state.leader_name = a.player && option ? option.textContent : null;
+  }
+}
+
+/* Post one action. Its answer is JSON read here, not a part of the page for htmx to
+ * swap: fetch(), with the page's form token (hx-headers, as htmx would send it).
+ * Resolves once the server answered (whatever it said: { ok, data, sentAt }), rejects
+ * when it did not or asks for later (the outbox sends it again in its turn). */
+function send(a, to) {
+  var body = new URLSearchParams();
+  Object.keys(a).forEach(function (k) { if (a[k] !== undefined && a[k] !== null) body.append(k, a[k]); });
+  var sentAt = Date.now();
+  return fetch(to || url, {
+    method: "POST", credentials: "same-origin", body: body,
+    headers: { "X-CSRFToken": csrf(), Accept: "application/json" }
+  }).then(function (r) {
+    if (r.status >= 500 || r.status === 429 || r.status === 408) throw new Error("not yet");
+    return r.json().then(function (data) { return { ok: r.ok, data: data, sentAt: sentAt }; },
+      function () { return { ok: false, data: null, sentAt: sentAt }; });
+  });
+}
+
+/* The server answered a tap: with none waiting behind it, its state is the truth. */
+function answered(res) {
+  queued = Math.max(0, queued - 1);
+  if (!queued) {
+    if (res && res.ok) take(res.data, res.sentAt); else load();
+  }
+  render();
+}
+
+// The sheet's outbox sends a kept tap in its turn, among the hands.
+outbox.sender("tool", function (item) { return send(item.act, item.url).then(answered); });
+
+/* Into the outbox, after whatever waits there. Without one (no IndexedDB, or a page
+ * without the sheet's outbox) the tap is sent at once, and is lost offline. */
+function keep(a) {
+  var item = {
+    key: outbox.newKey(), kind: "tool", game: game, url: url, act: a, seq: outbox.nextSeq(),
+    savedAt: new Date().toISOString(), state: "waiting"
+  };
+  var put = outboxOk ? outbox.put(item) : Promise.reject(new Error("no outbox"));
+  put.then(function () { outbox.wake(item); }, function () {
+    outboxOk = false;
+    send(a).then(answered, function () { answered(null); });
+  });
+}
+
+function act(a) {
+  if (!state || !mayChange) return;
+  applyLocally(a);
+  queued += 1;
+  render();
+  keep(a);
+}
+
+// ---- the red-aces check (this phone only) -------------------------------------------
+
+function redAces() {
+  var box = $("[data-tool=red-aces]");
+  if (!box) return;
+  var input = box.querySelector("[data-red-aces-count]");
+  var verdict = box.querySelector("[data-red-aces-verdict]");
+  var within = +box.dataset.within || 2;
+  var raw = input.value.trim();
+  if (raw === "" || isNaN(+raw)) {
+    verdict.textContent = "Enter how many cards were left over.";
+    box.dataset.verdict = "";
+    return;
+  }
+  var n = Math.round(+raw), off = Math.abs(n);
+  var what = n === 0 ? "came out exactly" : n > 0 ? n + " left over" : Math.abs(n) + " short";
+  if (off <= within) {
+    verdict.textContent = "Red aces are live for the dealer this hand (" + what + ").";
+    box.dataset.verdict = "live";
+  } else {
+    verdict.textContent = "Red aces are not live this hand (" + what + "; live within " + within + " either way).";
+    box.dataset.verdict = "dead";
+  }
+}
+
+// ---- wiring -------------------------------------------------------------------------
+
+function setup() {
+  var found = document.querySelector("[data-table-tools]");
+  if (!found || found === el) return;
+  el = found;
+  url = el.dataset.url;
+  game = el.dataset.game;
+  mayChange = el.hasAttribute("data-may-change");
+  key = "sk-table-" + game + "-";
+  var kept = read("state", null);
+  if (kept && kept.data) {
+    offset = kept.offset || 0;
+    state = kept.data;
     render();
-    flush();
   }
-
-  // ---- the red-aces check (this phone only) -------------------------------------------
-
-  function redAces() {
-    var box = $("[data-tool=red-aces]");
-    if (!box) return;
-    var input = box.querySelector("[data-red-aces-count]");
-    var verdict = box.querySelector("[data-red-aces-verdict]");
-    var within = +box.dataset.within || 2;
-    var raw = input.value.trim();
-    if (raw === "" || isNaN(+raw)) {
-      verdict.textContent = "Enter how many cards were left over.";
-      box.dataset.verdict = "";
+  outboxOk = mayChange && !!document.getElementById("sheet-outbox");
+  if (outboxOk) {
+    outbox.list(game).then(function (items) {
+      queued += items.filter(function (i) { return outbox.kindOf(i) === "tool"; }).length;
+      render();
+    }, function () { outboxOk = false; });
+  }
+  // Taps kept by this file's older versions (localStorage "sk-table-<game>-queue")
+  // move into the outbox once, in their order.
+  var old = read("queue", null);
+  if (old !== null) {
+    try { localStorage.removeItem(key + "queue"); } catch (e) { /* read once anyway */ }
+    if (mayChange && Array.isArray(old)) old.forEach(function (a) { queued += 1; keep(a); });
+  }
+  el.addEventListener("click", function (e) {
+    var step = e.target.closest("[data-step]");
+    if (step) {
+      var input = el.querySelector("[data-red-aces-count]");
+      input.value = String((parseInt(input.value, 10) || 0) + (+step.dataset.step));
+      redAces();
       return;
     }
-    var n = Math.round(+raw), off = Math.abs(n);
-    var what = n === 0 ? "came out exactly" : n > 0 ? n + " left over" : Math.abs(n) + " short";
-    if (off <= within) {
-      verdict.textContent = "Red aces are live for the dealer this hand (" + what + ").";
-      box.dataset.verdict = "live";
-    } else {
-      verdict.textContent = "Red aces are not live this hand (" + what + "; live within " + within + " either way).";
-      box.dataset.verdict = "dead";
-    }
-  }
-
-  // ---- wiring -------------------------------------------------------------------------
-
-  function setup() {
-    var found = document.querySelector("[data-table-tools]");
-    if (!found || found === el) return;
-    el = found;
-    url = el.dataset.url;
-    mayChange = el.hasAttribute("data-may-change");
-    key = "sk-table-" + el.dataset.game + "-";
-    var kept = read("state", null);
-    if (kept && kept.data) {
-      offset = kept.offset || 0;
-      state = kept.data;
-      render();
-    }
-    el.addEventListener("click", function (e) {
-      var step = e.target.closest("[data-step]");
-      if (step) {
-        var input = el.querySelector("[data-red-aces-count]");
-        input.value = String((parseInt(input.value, 10) || 0) + (+step.dataset.step));
-        redAces();
-        return;
-      }
-      var b = e.target.closest("button[data-act]");
-      if (!b || b.disabled) return;
-      act({ action: b.dataset.act, amount: b.dataset.amount });
-    });
-    el.addEventListener("input", function (e) { if (e.target.matches("[data-red-aces-count]")) redAces(); });
-    el.addEventListener("change", function (e) {
-      if (e.target.matches("[data-leader-select]")) act({ action: "leader", player: e.target.value });
-    });
-    var red = el.querySelector("[data-tool=red-aces]");
-    if (red) { el.hidden = false; redAces(); }
-    load();
-    flush();
-  }
-
-  document.addEventListener("DOMContentLoaded", setup);
-  document.addEventListener("sk-live-tools", load);
-  // A saved hand (the sheet's poller swapped with a new version) may start a new hand.
-  document.addEventListener("htmx:oobAfterSwap", function (e) {
-    var t = e.detail && e.detail.target;
-    if (t && t.id === "sheet-poller") load();
+    var b = e.target.closest("button[data-act]");
+    if (!b || b.disabled) return;
+    act({ action: b.dataset.act, amount: b.dataset.amount });
   });
-  window.addEventListener("online", function () { flush(); load(); });
-  window.addEventListener("offline", render);
-  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") load(); });
-  window.setInterval(tick, 250);
-  window.setInterval(function () {
-    if (document.visibilityState === "hidden") return;
-    if (read("queue", []).length) flush();   // kept while the server did not answer
-    else if (document.documentElement.getAttribute("data-live") !== "events") load();
-  }, POLL_MS);
-})();
+  el.addEventListener("input", function (e) { if (e.target.matches("[data-red-aces-count]")) redAces(); });
+  el.addEventListener("change", function (e) {
+    if (e.target.matches("[data-leader-select]")) act({ action: "leader", player: e.target.value });
+  });
+  var red = el.querySelector("[data-tool=red-aces]");
+  if (red) { el.hidden = false; redAces(); }
+  load();
+}
+
+document.addEventListener("DOMContentLoaded", setup);
+document.addEventListener("sk-live-tools", load);
+// A saved hand (the sheet's poller swapped with a new version) may start a new hand.
+document.addEventListener("htmx:oobAfterSwap", function (e) {
+  var t = e.detail && e.detail.target;
+  if (t && t.id === "sheet-poller") load();
+});
+window.addEventListener("online", load);   // (the outbox sends what waits)
+window.addEventListener("offline", render);
+document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") load(); });
+window.setInterval(tick, 250);
+window.setInterval(function () {
+  if (document.visibilityState === "hidden") return;
+  if (!queued && document.documentElement.getAttribute("data-live") !== "events") load();
+}, POLL_MS);

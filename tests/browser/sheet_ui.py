@@ -35,6 +35,29 @@ def watch(page: Page) -> list[str]:
     return problems
 
 
+#: What the phone's outbox holds for a game (IndexedDB "scorekeeper-offline", made by
+#: static/js/offline-queue.js), oldest first.
+OUTBOX = """async (game) => {
+    const db = await new Promise((done, fail) => {
+        const asked = indexedDB.open("scorekeeper-offline");
+        asked.onsuccess = () => done(asked.result);
+        asked.onerror = () => fail(asked.error);
+    });
+    const items = await new Promise((done, fail) => {
+        const store = db.transaction("hands").objectStore("hands");
+        const asked = store.index("game").getAll(String(game));
+        asked.onsuccess = () => done(asked.result);
+        asked.onerror = () => fail(asked.error);
+    });
+    db.close();
+    return items.sort((a, b) => a.seq - b.seq);
+}"""
+
+
+def kept_on_phone(page: Page, game: int) -> list[dict[str, Any]]:
+    return page.evaluate(OUTBOX, game)  # type: ignore[no-any-return]
+
+
 def shoot(page: Page, name: str) -> None:
     folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
     if folder:

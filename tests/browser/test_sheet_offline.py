@@ -14,11 +14,20 @@ from django.contrib.auth.models import User
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from scorekeeper.models import Game, Hand, Player
+from scorekeeper.models import Game, Hand, Player, TableState
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.closing import close_context
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the same browser set-up)
-from tests.browser.sheet_ui import open_pad, pad_shows, shoot, tap, watch, went_out
+from tests.browser.sheet_ui import (
+    OUTBOX,
+    kept_on_phone,
+    open_pad,
+    pad_shows,
+    shoot,
+    tap,
+    watch,
+    went_out,
+)
 from tests.browser.waits import wait_until
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -116,7 +125,7 @@ def test_a_hand_saved_offline_is_kept_through_a_reload_and_recorded_once(
     page.reload()
     expect(outbox(page)).to_contain_text("1 hand waiting to send")
     expect(page.locator("#entry-heading")).to_contain_text("Enter hand 2")
-    kept = page.evaluate(f"() => SKOutbox.list({game.pk})")
+    kept = kept_on_phone(page, game.pk)
     assert [k["number"] for k in kept] == [1]
     shoot(page, "offline-2-reloaded")
 
@@ -137,7 +146,7 @@ def test_a_hand_saved_offline_is_kept_through_a_reload_and_recorded_once(
     )
     assert status == 200
     assert Hand.objects.filter(game=game).count() == 1
-    assert page.evaluate(f"async () => (await SKOutbox.list({game.pk})).length") == 0
+    assert kept_on_phone(page, game.pk) == []
     assert not offline_problems(problems), problems
 
 
@@ -166,6 +175,58 @@ def test_two_hands_kept_offline_are_sent_in_order(phone: Any, live_server: Any) 
     assert winners(game) == [players["Ana"].pk, players["Cy"].pk]
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     assert hands[1].input["results"][1]["cards"] == ["JK"]
+
+
+def test_tool_taps_wait_with_the_hands_in_one_outbox_and_go_once_in_order(
+    phone: Any, live_server: Any
+) -> None:
+    """The draw penalty and the direction belong to the hand in play: a tap made before
+    a hand kept offline is for that hand, one made after it for the next. Sent in the
+    order they were made, each once, the table ends as the phone saw it."""
+    page = phone
+    game, players = dirt_game()
+    problems = watch(page)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("[data-penalty-count]")).to_have_text("0")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="+ Joker (5)").click()
+    went_out(page, "Ana")
+    tap(page, "Bo", "K")
+    tap(page, "Cy", "4")
+    page.locator("#entry .entry-save").first.click()
+    expect(page.locator("#entry-heading")).to_contain_text("Enter hand 2")
+    page.get_by_role("button", name=re.compile("Reverse direction")).click()
+    page.get_by_role("button", name="+ Joker (5)").click()
+    expect(page.locator("[data-tools-sync]")).to_contain_text("3 changes kept on this phone")
+    expect(outbox(page)).to_contain_text("1 hand waiting to send")
+    kept = kept_on_phone(page, game.pk)
+    assert [(k.get("kind"), k.get("act", {}).get("action")) for k in kept] == [
+        ("tool", "penalty-add"),
+        ("hand", None),
+        ("tool", "direction-flip"),
+        ("tool", "penalty-add"),
+    ]
+
+    sent: list[str] = []
+    page.on(
+        "requestfinished",
+        lambda r: (
+            sent.append("tool" if "/table/" in r.url else "hand") if r.method == "POST" else None
+        ),
+    )
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    expect(page.locator("[data-tools-sync]")).to_be_hidden()
+    wait_until(page, f"async () => (await ({OUTBOX})({game.pk})).length === 0")
+    assert sent == ["tool", "hand", "tool", "tool"]
+    assert winners(game) == [players["Ana"].pk]
+    table = TableState.objects.get(game=game)
+    # Hand 2's: one joker (not two: each tap went once), and play reversed.
+    assert (table.hand, table.penalty, table.clockwise) == (2, 5, False)
+    expect(page.locator("[data-penalty-count]")).to_have_text("5")
+    expect(page.locator("[data-direction]")).to_contain_text("counter-clockwise")
+    assert not offline_problems(problems), problems
 
 
 def test_a_kept_hand_whose_form_token_expired_is_sent_with_a_current_one(
@@ -268,7 +329,7 @@ def test_a_kept_hand_another_phone_recorded_first_is_held_for_the_user(
     held.locator(".outbox-discard").click()
     expect(held).to_have_count(0)
     assert Hand.objects.filter(game=game).count() == 3
-    assert page.evaluate(f"async () => (await SKOutbox.list({game.pk})).length") == 0
+    assert kept_on_phone(page, game.pk) == []
     assert not offline_problems(problems), problems
 
 

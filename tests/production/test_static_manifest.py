@@ -1,5 +1,6 @@
 """Static files as production serves them: collectstatic with WhiteNoise's compressed
-manifest storage (hashed names, .gz and .br beside each file), DEBUG off, no finders.
+manifest storage (hashed names, .gz and .br beside each file; the ES modules' imports
+rewritten to the hashed names too), DEBUG off, no finders.
 
 Regression: /sw.js answered 500 ("Missing staticfiles manifest entry for ''") whenever
 the manifest storage was on, so the service worker never installed in production."""
@@ -13,15 +14,19 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.templatetags.static import static
 from django.test import Client, override_settings
+
+from scorekeeper.web.rules import SHEET_MODULES
 
 PRODUCTION_STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "scorekeeper.staticfiles.CompressedManifestModulesStorage"},
 }
 #: Big third-party files no page tested here uses (they only make collectstatic slow).
 NOT_NEEDED = ["admin/*", "rest_framework/*", "drf_spectacular_sidecar/*"]
 HASHED = re.compile(r"/static/[\w/.-]+\.[0-9a-f]{12}\.\w+")
+IMPORT = re.compile(r"""^(?:import|export)\b[^;]*?\bfrom "([^"]+)";$""", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +90,26 @@ def test_static_files_come_brotli_or_gzip_compressed(production: Client, static_
     plain = production.get(url)
     assert not plain.has_header("Content-Encoding")
     assert int(plain["Content-Length"]) == css.stat().st_size
+
+
+def served(client: Client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    assert "immutable" in response["Cache-Control"], url
+    return b"".join(response.streaming_content).decode()  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db
+def test_modules_import_the_hashed_files(production: Client) -> None:
+    """A module kept for ever (its name is its content's hash) must import files named
+    the same way: an import of ``./offline-queue.js`` would load whatever that name
+    holds today, and a module that changed would not reach the phones."""
+    imports = []
+    for name in SHEET_MODULES:
+        url = static(name)
+        assert HASHED.fullmatch(url), url
+        for target in IMPORT.findall(served(production, url)):
+            imports.append(target)
+            assert re.fullmatch(r"\./[\w-]+\.[0-9a-f]{12}\.js", target), (name, target)
+            served(production, url.rsplit("/", 1)[0] + target.removeprefix("."))
+    assert len(imports) >= 7  # offline-sheet.js alone imports five

@@ -1,14 +1,19 @@
 """What the sheet's pages promise a phone with a bad connection or a Back button: a
 hand sent again with its key is recorded once, a hand entered after one that was not
-saved is refused plainly, the new-game form started twice opens one game, and a
-finished game's sheet stops polling."""
+saved is refused plainly, the new-game form started twice opens one game, a finished
+game's sheet stops polling, and the service worker keeps every script module the sheet
+needs to open offline."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.staticfiles import finders
 from django.test import Client
 
 from scorekeeper.models import Game, Hand, Player
@@ -128,3 +133,41 @@ def test_the_sheet_carries_the_coming_hands_whatever_page_was_seen_first(
     assert coming.findall(ana_client.get(f"/games/{game.pk}/").content.decode()) == ["2"]
     hand_record(game=game, user=user, hand_input={"winner": four[1].pk})
     assert coming.findall(ana_client.get(f"/games/{game.pk}/").content.decode()) == ["3"]
+
+
+IMPORT = re.compile(r"""^(?:import|export)\b[^;]*?\bfrom "(\./[\w.-]+\.js)";$""", re.M)
+
+
+def modules_of(html: str) -> set[str]:
+    """The modules a page loads (its ``<script type="module">`` tags) and every module
+    they import, however indirectly, as static names (``js/sheet.js``)."""
+    names = {
+        src.removeprefix(settings.STATIC_URL)
+        for src in re.findall(r'<script type="module" src="([^"]+)"', html)
+    }
+    todo = list(names)
+    while todo:
+        found = finders.find(todo.pop())
+        assert isinstance(found, str)
+        for target in IMPORT.findall(Path(found).read_text(encoding="utf-8")):
+            name = f"js/{target.removeprefix('./')}"
+            if name not in names:
+                names.add(name)
+                todo.append(name)
+    return names
+
+
+def test_the_service_worker_keeps_every_module_the_sheet_imports(
+    ana_client: Client, user: User, four: list[Player]
+) -> None:
+    game = make_game(user, "dirt", four)
+    html = ana_client.get(f"/games/{game.pk}/").content.decode()
+    modules = modules_of(html)
+    # offline-sheet.js imports the outbox: no tag names it, the service worker keeps it.
+    assert "js/offline-queue.js" in modules
+    assert 'src="/static/js/offline-queue.js"' not in html
+    body = ana_client.get("/sw.js").content.decode()
+    found = re.search(r"var PRECACHE = (\[.*?\]);", body)
+    assert found
+    precache = set(json.loads(found.group(1)))
+    assert {settings.STATIC_URL + name for name in modules} <= precache
