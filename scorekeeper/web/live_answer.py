@@ -6,7 +6,7 @@ manage the game, is it a guest; which hand its entry was for; which rows it asks
 never on who holds it: its forms carry no CSRF token (they are htmx forms, and htmx
 sends the page's, from the body's ``hx-headers``), its entry form no idempotency key and
 its poller no events-stream ticket (the phone makes the one and keeps the other:
-``static/js/sheet.js``, ``static/js/live.js``). So ``games/_live.html`` keeps it
+``static/js/offline-sheet.js``, ``static/js/live.js``). So ``games/_live.html`` keeps it
 as one ``{% cache %}`` fragment per such key, and the answer's ``ETag`` (Django's
 ``condition``) is made of the same key: a phone asking again with it gets ``304``."""
 
