@@ -381,7 +381,9 @@ def _run(args: argparse.Namespace) -> int:
                 "hand POST, Dirt, 4 players",
                 PostCall("/api/v1/games/", "/hands/", token, body),
                 Call("POST", f"/bare/api/games/{first}/hands/", token, lambda: {"winner": 1}),
-                0.5,
+                # 0.5 until the hand's rows were written by hand in SQL (README, "One
+                # database path"); through the ORM 0.40–0.44.
+                0.4,
                 (201,),
             ),
             Pair(
@@ -400,7 +402,8 @@ def _run(args: argparse.Namespace) -> int:
                 "live poll, nothing changed",
                 Call("GET", f"/games/{read}/live/?v={version}&hand=6", session),
                 Call("GET", f"/bare/games/{read}/live/", session),
-                0.8,
+                # 0.8 while the game row was read by hand-written SQL; by the ORM 0.64–0.68.
+                0.6,
                 (204,),
             ),
         ]
