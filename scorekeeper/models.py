@@ -561,6 +561,19 @@ class WorkerHeartbeat(models.Model):
         return f"{self.worker_id} at {self.beat_at:%Y-%m-%d %H:%M:%S}"
 
 
+class RateCounter(models.Model):
+    """Requests of one client address to one group of views in one window of time
+    (``security.rate_limit``), counted with ``F()`` so that processes counting at once
+    lose none. Counters of windows that ended are deleted as new windows start."""
+
+    key = models.CharField(max_length=255, unique=True)
+    count = models.PositiveIntegerField(default=0)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"
+
+
 class TableState(models.Model):
     """What a table's tools share across its phones (not a hand: the game's version
     stays): the negotiation timer as (duration, started at, remaining when paused), so

@@ -7,7 +7,7 @@ workers does not multiply a limit:
   are counted per username and client address by django-axes (settings ``AXES_*``); a
   lockout answers :func:`lockout_response`;
 * requests per client address — sign-in, sign-up, the token endpoint, and any view that
-  wants it — are counted by django-ratelimit in ``CACHES["shared"]`` through
+  wants it — are counted in :class:`~scorekeeper.models.RateCounter` rows through
   :func:`rate_limit`.
 
 Throttling another view takes one line::
@@ -34,17 +34,21 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import time
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, TypeVar, cast
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
-from django_ratelimit.core import get_usage
 
 from scorekeeper.api import API_ROOT
+from scorekeeper.models import RateCounter
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -130,10 +134,6 @@ class AxesSignInBackend(AxesStandaloneBackend):
         return super().authenticate(request, username, password, **kwargs)
 
 
-def _rate_key(group: str, request: HttpRequest) -> str:
-    return client_network(request) or "unknown"
-
-
 def is_api_request(request: HttpRequest) -> bool:
     """Whether the request is for the REST API, whose errors answer JSON. ``path_info``
     is the path below the app's root, so this holds under a prefix (``SCRIPT_NAME``)."""
@@ -170,6 +170,41 @@ def lockout_response(
     )
 
 
+#: Seconds in each unit a rate may be given in: "30/15m" is 30 requests per 15 minutes.
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 24 * 3600}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"30/15m"`` as (30 requests, 900 seconds), ``"10/h"`` as (10, 3600)."""
+    limit, _, period = rate.partition("/")
+    return int(limit), int(period[:-1] or 1) * PERIODS[period[-1]]
+
+
+def count_request(key: str, period: int) -> tuple[int, int]:
+    """Count one request against ``key`` in the current window of ``period`` seconds:
+    the requests counted in that window so far, this one included, and the seconds
+    until it ends. Every process adds to the same row with ``count = count + 1``, which
+    the database applies one after another, so none is lost; the first request of a
+    window makes its row and deletes the rows of windows that ended."""
+    now = time.time()
+    ends = (int(now) // period + 1) * period
+    window = f"{key}:{ends}"
+    left = math.ceil(ends - now)
+    counter = RateCounter.objects.filter(key=window)
+    if not counter.update(count=F("count") + 1):
+        try:
+            with transaction.atomic():
+                expires = datetime.fromtimestamp(ends, UTC)
+                RateCounter.objects.create(key=window, count=1, expires=expires)
+        except IntegrityError:  # another process started the window a moment ago
+            counter.update(count=F("count") + 1)
+        else:
+            RateCounter.objects.filter(expires__lte=datetime.fromtimestamp(now, UTC)).delete()
+            return 1, left
+    # (None: the row went with the windows that ended, by the clock of another host.)
+    return counter.values_list("count", flat=True).first() or 1, left
+
+
 def rate_limit(
     group: str, rate: str | None = None, *, methods: Iterable[str] = ("POST",)
 ) -> Callable[[View], View]:
@@ -182,15 +217,11 @@ def rate_limit(
         @wraps(view)
         def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method in counted:
-                usage = get_usage(
-                    request,
-                    group=group,
-                    key=_rate_key,
-                    rate=rate or settings.RATE_LIMITS[group],
-                    increment=True,
-                )
-                if usage is not None and usage["should_limit"]:
-                    return too_many_requests(request, usage["time_left"])
+                limit, period = parse_rate(rate or settings.RATE_LIMITS[group])
+                key = f"{group}:{client_network(request) or 'unknown'}"
+                count, left = count_request(key, period)
+                if count > limit:
+                    return too_many_requests(request, left)
             return view(request, *args, **kwargs)
 
         return cast(View, limited)

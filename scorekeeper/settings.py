@@ -245,7 +245,7 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "ma
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "scorekeeper.api.token_auth.FastTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -344,10 +344,10 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 500)},
     },
-    # Rate-limit counters (scorekeeper.security): a table made by migrate
-    # (migration 0003), with an atomic increment.
+    # What every process must see at once (sessions): Django's database cache, in a
+    # table made by migrate (migration 0005).
     "shared": {
-        "BACKEND": "scorekeeper.cache.AtomicDatabaseCache",
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorekeeper_shared_cache",
         "TIMEOUT": 24 * 3600,
         "OPTIONS": {"MAX_ENTRIES": 100_000},
@@ -358,9 +358,6 @@ CACHES = {
 # and written to both; every process sees a sign-out at once.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "shared"
-# django-ratelimit counts requests (its app is not installed: its only content is a
-# check that knows memcached and Redis alone; our cache's increment is atomic).
-RATELIMIT_USE_CACHE = "shared"
 #: Requests per client address (an IPv6 /64) for each limited group; see
 #: scorekeeper.security.rate_limit. Wrong passwords are counted apart, by axes.
 RATE_LIMITS = {

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,22 +15,6 @@ from scorekeeper.services.backup import schema as backup_schema
 # Compile the league-import schema once per test process, not for each import (a server
 # compiles it per import and gives the memory back: tests/scorekeeper/test_footprint.py).
 backup_schema.KEEP_COMPILED = True
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits(request: pytest.FixtureRequest, django_db_blocker: Any) -> Iterator[None]:
-    """Rate-limit counters live in a database table that no model owns, so the flush
-    after a transactional test (the browser tests sign in through the real form) keeps
-    them: clear them, or a long run would reach the production limits by accident.
-    (Other tests roll their writes back, counters included.)"""
-    yield
-    marker = request.node.get_closest_marker("django_db")
-    transactional = bool(marker and marker.kwargs.get("transaction")) or bool(
-        {"transactional_db", "live_server"} & set(request.fixturenames)
-    )
-    if transactional:
-        with django_db_blocker.unblock():
-            caches["shared"].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -90,3 +90,31 @@ def find_circle(graph: dict[str, set[str]]) -> list[str]:
         if circle := walk(module, []):
             return circle
     return []
+
+
+def _private(name: str) -> bool:
+    """``_x`` is private to its package; ``__future__`` and ``__version__`` are not."""
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(modules: dict[str, Path]) -> list[str]:
+    """Each import, by one of ``modules``, of another top-level package's private name or
+    module (``from uvicorn.x import _Hosts``, ``import uvicorn._compat``), as
+    ``"scorekeeper.live.guard imports uvicorn.x._Hosts"``. A package's own private names
+    are its own business; imports for type checking count too."""
+    found = []
+    for me, path in modules.items():
+        package = me.partition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue  # a relative import stays in its own package
+            found += [
+                f"{me} imports {name}"
+                for name in names
+                if name.partition(".")[0] != package and any(map(_private, name.split(".")))
+            ]
+    return sorted(found)

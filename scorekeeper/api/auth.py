@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -33,7 +34,7 @@ from rest_framework.views import APIView
 from games import RuleError
 from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.errors import AccountRefused
-from scorekeeper.security import rate_limit
+from scorekeeper.security import lockout_response, rate_limit
 from scorekeeper.services.accounts import SIGNUP_CLOSED, account_create
 from scorekeeper.validation import clean_name
 
@@ -87,10 +88,14 @@ class TokenApi(APIView):
         auth=[],
         tags=["auth"],
     )
-    def post(self, request: Request) -> Response:
-        # django-axes keeps its marks on the Django request, where its middleware looks.
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request._request})
-        serializer.is_valid(raise_exception=True)
+    def post(self, request: Request) -> HttpResponse:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        if not serializer.is_valid():
+            # django-axes marks the request it was given (this one) when it locks out:
+            # its middleware looks at the Django request under it, so the answer is here.
+            if getattr(request, "axes_locked_out", False):
+                return lockout_response(request, None, serializer.initial_data)
+            raise serializers.ValidationError(serializer.errors)
         user = serializer.validated_data["user"]
         token, _ = Token.objects.get_or_create(user=user)
         return Response(TokenSerializer(token).data)

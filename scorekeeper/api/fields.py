@@ -38,11 +38,16 @@ def left_out() -> NoReturn:
     raise SkipField()
 
 
+#: Each output serializer's fields as DRF's ``get_fields`` builds them, once per class.
+BUILT_FIELDS: dict[type[serializers.Serializer], dict[str, serializers.Field]] = {}
+
+
 class OutputSerializer(serializers.Serializer):
     # Makes answers, reads no input. (No docstring: the schema would show it on every
-    # answer.) DRF deep-copies the declared fields for each instance, so that one may
-    # change its own: a game's hundred fields and nested serializers were built anew for
-    # every answer, which cost more than the answer. Answering never changes a field, so
+    # answer.) DRF's get_fields deep-copies the declared fields for each instance, so
+    # that one may change its own: a game's hundred fields and nested serializers were
+    # built anew for every answer, which cost more than the answer (3 × a game's, 6 × a
+    # hand's). Answering never changes a field, so they are built once per class and
     # each instance binds shallow copies; and of the fields that are not required, only
     # those its objects have (``facts``), not looked for on each of hundreds of hands.
 
@@ -52,9 +57,12 @@ class OutputSerializer(serializers.Serializer):
         return None
 
     def get_fields(self) -> dict[str, serializers.Field]:
+        built = BUILT_FIELDS.get(type(self))
+        if built is None:
+            built = BUILT_FIELDS[type(self)] = super().get_fields()
         facts = None if self.instance is None else self.facts(self.instance)
         return {
             name: copy.copy(field)
-            for name, field in self._declared_fields.items()
+            for name, field in built.items()
             if facts is None or field.required or name in facts
         }

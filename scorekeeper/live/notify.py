@@ -3,7 +3,8 @@
 ``NOTIFY`` is transactional in PostgreSQL: the listeners hear it when the transaction
 commits, and never if it rolls back, so a phone is never told of a hand that was not
 saved. On SQLite (development, tests) nothing is sent: the events server polls the
-versions instead."""
+versions instead. (``SELECT pg_notify(…)`` is written by hand: Django has no API for
+``NOTIFY``, and a query of no table is nothing the ORM writes.)"""
 
 from __future__ import annotations
 

@@ -201,7 +201,8 @@ _POINT_COLUMNS = (
 def _insert_points(rows: list[tuple[Any, ...]]) -> None:
     """Write rating points. On PostgreSQL through ``COPY``: a replay writes tens of
     thousands of them, and building model instances for ``bulk_create`` would cost
-    more than rating the games."""
+    more than rating the games. The ORM has no ``COPY``, so this one statement is
+    written by hand, through psycopg's own copy API on Django's connection."""
     if not rows:
         return
     if connection.vendor == "postgresql":

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
 from django.db.models import Q, QuerySet
 
 from scorekeeper.models import Game, GameStatus, Guest, Invite, InviteRole, League, Seat
@@ -118,9 +117,7 @@ def _is_league_member(user: User, league_id: int) -> bool:
 
 
 def _sat_at(user: User, game: Game) -> bool:
-    cache = getattr(game, "_prefetched_objects_cache", {})
-    if "seats" in cache:
-        return any(s.player.user_id == user.pk for s in game.seats.all())
+    # Asked only of an account that neither owns the game nor belongs to its league.
     return Seat.objects.filter(game_id=game.pk, player__user_id=user.pk).exists()
 
 
@@ -196,31 +193,16 @@ def find_game_access(
 
 #: What the live poll's access decision, version check and shared answer's key read of
 #: the game row, and what the live answer's parts read of it (their rows come from the
-#: cache of the game's version: its JSON columns load only when those are read again),
-#: in the model's order (``Model.from_db`` takes them so).
-POLL_FIELDS = tuple(
-    field.attname
-    for field in Game._meta.concrete_fields
-    if field.attname
-    in {"id", "owner_id", "league_id", "status", "version", "updated_at"}
-    | {"ruleset", "variant", "first_dealer_id", "closed", "hand_count", "created_at"}
+#: cache of the game's version: its JSON columns load only when those are read again).
+POLL_FIELDS = (
+    *("id", "owner", "league", "status", "version", "updated_at"),
+    *("ruleset", "variant", "first_dealer", "closed", "hand_count", "created_at"),
 )
-POLL_ROW = f"SELECT {', '.join(POLL_FIELDS)} FROM {Game._meta.db_table} WHERE id = %s"
 
 
 def find_poll_access(
     pk: int, user: User | AnonymousUser | None, link: GuestLink | None = None
 ) -> GameAccess | None:
     """:func:`find_game_access` for the live poll, which every phone of every table
-    sends every few seconds: the game row's owner, league, status and version in one
-    plain SQL query made into a :class:`Game` by ``Model.from_db`` (other fields load if
-    asked): building the query through the ORM took a third of the poll's time."""
-    if not 1 <= pk <= MAX_ID:
-        return None
-    with connection.cursor() as cursor:
-        cursor.execute(POLL_ROW, [pk])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    access = game_access(Game.from_db(connection.alias, POLL_FIELDS, row), user, link)
-    return access if access.may_view else None
+    sends every few seconds: only the game row's :data:`POLL_FIELDS`."""
+    return find_game_access(pk, user, link, games=Game.objects.only(*POLL_FIELDS))

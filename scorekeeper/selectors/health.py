@@ -18,6 +18,8 @@ from scorekeeper.models import WorkerHeartbeat
 
 
 def _database() -> dict[str, Any]:
+    # The database answering, whatever its tables hold: a query of no table, which the
+    # ORM does not write.
     connection.ensure_connection()
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")

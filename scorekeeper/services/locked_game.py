@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
@@ -163,34 +161,13 @@ def sync_derived(
         game.pk, game.version, first_changed if first_changed else game.hand_count + 1
     )
     results = seat_results(state)
-    changed = []
     for seat in Seat.objects.filter(game=game) if seats is None else seats:
         result = results[seat.player_id]
         if (seat.score, seat.place, seat.won) != (result.score, result.place, result.won):
             seat.score, seat.place, seat.won = result.score, result.place, result.won
-            changed.append(seat)
-    _save_seat_results(changed)
+            # An UPDATE per changed seat: bulk_update's CASE per column and seat cost a
+            # hand POST twice the CPU of these few short statements.
+            Seat.objects.filter(pk=seat.pk).update(
+                score=result.score, place=result.place, won=result.won
+            )
     game_changed(game, was_finished=was_finished, is_finished=state.finished)
-
-
-def _save_seat_results(seats: Sequence[Seat]) -> None:
-    """Write the seats' derived columns in one statement. On PostgreSQL an
-    ``UPDATE … FROM (VALUES …)``: ``bulk_update`` builds a CASE per column and seat, and
-    an UPDATE per seat costs a query each; either costs a hand POST more CPU than the
-    rest of its queries together."""
-    if not seats:
-        return
-    if connection.vendor != "postgresql":
-        Seat.objects.bulk_update(seats, ["score", "place", "won"])
-        return
-    table = connection.ops.quote_name(Seat._meta.db_table)
-    rows = ", ".join(["(%s::bigint, %s::integer, %s::integer, %s::boolean)"] * len(seats))
-    params: list[Any] = []
-    for seat in seats:
-        params += [seat.pk, seat.score, seat.place, seat.won]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} AS s SET score = v.score, place = v.place, won = v.won "
-            f"FROM (VALUES {rows}) AS v(id, score, place, won) WHERE s.id = v.id",
-            params,
-        )

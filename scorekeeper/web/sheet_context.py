@@ -46,19 +46,20 @@ def reload_access(access: GameAccess, games: QuerySet[Game] | None = None) -> Ga
 
 def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, GameState]:
     """The viewer's access and the game's whole state after a write: the state the write
-    folded, after the hands this request read before it (nothing is read or folded
+    folded, after the hands this request read before it (no hand is read or folded
     again), unless another phone wrote in between (then the game is read again). The
     state is kept as the rows of the game's new version (:func:`keep_rows`)."""
     game = access.game
     same = written.base_version == game.version
     state = with_earlier_hands(game, written.state) if same else None
+    if state is not None:
+        # The columns the write changed, read back; the hands read before it dropped.
+        game.refresh_from_db(fields=[*DERIVED_FIELDS, "hands"])
+        if game.version != written.game.version:  # and another phone wrote since
+            state = None
     if state is None:
         access = reload_access(access)
         state = game_state(access.game)
-    else:
-        for name in DERIVED_FIELDS:
-            setattr(game, name, getattr(written.game, name))
-        getattr(game, "_prefetched_objects_cache", {}).pop("hands", None)
     keep_rows(access.game, state)
     return access, state
 

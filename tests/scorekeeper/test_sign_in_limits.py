@@ -5,18 +5,18 @@ process shares, per client address as far as it can be trusted."""
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
-from scorekeeper.cache import AtomicDatabaseCache
-from scorekeeper.security import client_ip, client_network, rate_limit
+from scorekeeper.models import RateCounter
+from scorekeeper.security import client_ip, client_network, count_request, parse_rate, rate_limit
 
 TOKEN_URL = "/api/v1/auth/token/"
 LOGIN_URL = "/accounts/login/"
@@ -124,7 +124,6 @@ def test_the_count_is_in_the_database_every_process_shares(user: User) -> None:
     """Separate clients (separate sessions, as separate workers would see them) add up
     to one count, kept as rows in the database rather than in a process's memory."""
     assert settings.AXES_HANDLER == "axes.handlers.database.AxesDatabaseHandler"
-    assert isinstance(caches[settings.RATELIMIT_USE_CACHE], AtomicDatabaseCache)
 
     clients = [Client(), APIClient()]
     for i in range(LIMIT - 1):
@@ -134,6 +133,7 @@ def test_the_count_is_in_the_database_every_process_shares(user: User) -> None:
             sign_in(clients[0], f"guess-{i}")
     attempt = AccessAttempt.objects.get(username="ana")
     assert attempt.failures_since_start == LIMIT - 1
+    assert RateCounter.objects.filter(key__startswith="sign-in:127.0.0.1:").exists()
     assert token(APIClient(), "one-more").status_code == 429
     assert sign_in(Client(), PASSWORD).status_code == 429
 
@@ -264,38 +264,46 @@ def test_rate_limit_decorator_for_any_view() -> None:
     assert view(factory.get("/join/abc/", REMOTE_ADDR="192.0.2.50")).status_code == 200
 
 
+def test_rates_read_as_requests_per_period() -> None:
+    assert parse_rate("30/15m") == (30, 15 * 60)
+    assert parse_rate("10/h") == (10, 3600)
+    assert parse_rate("5/2d") == (5, 2 * 24 * 3600)
+    assert parse_rate("3/s") == (3, 1)
+
+
 @pytest.mark.django_db
-def test_shared_cache_counts_and_expires() -> None:
-    cache = caches["shared"]
-    assert cache.add("hits", 1, 60)
-    assert cache.incr("hits") == 2
-    assert cache.incr("hits", 3) == 5
-    assert cache.get("hits") == 5
-    with pytest.raises(ValueError, match="not found"):
-        cache.incr("missing")
-    cache.set("old", 1, -1)
-    with pytest.raises(ValueError, match="not found"):
-        cache.incr("old")
+def test_a_counter_counts_in_its_window_and_then_starts_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = {"now": 1_800_000_040.25}  # 40 s into a 10-minute window
+    monkeypatch.setattr("scorekeeper.security.time", SimpleNamespace(time=lambda: clock["now"]))
+    assert count_request("join:192.0.2.1", 600) == (1, 560)
+    assert count_request("join:192.0.2.1", 600) == (2, 560)
+    assert count_request("join:192.0.2.2", 600) == (1, 560)
+    clock["now"] += 559.5
+    assert count_request("join:192.0.2.1", 600) == (3, 1)
+    # The next window counts from one again, and the counters of the last one are gone.
+    clock["now"] += 1
+    assert count_request("join:192.0.2.1", 600) == (1, 600)
+    assert RateCounter.objects.count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_counting_loses_no_request() -> None:
     """Workers counting at the same moment (threads, each with its own database
-    connection) all count: the increment locks the row it changes."""
+    connection) all count, the first of them racing to start the window too."""
     from django.db import connection
 
-    cache = caches["shared"]
-    cache.delete("burst")
-    cache.add("burst", 0, 600)
     threads, rounds = 6, 15
     barrier = threading.Barrier(threads)
     failures: list[BaseException] = []
+    counts: list[int] = []
 
     def count() -> None:
         try:
             barrier.wait()
             for _ in range(rounds):
-                cache.incr("burst")
+                counts.append(count_request("burst", 3600)[0])
         except BaseException as error:  # reported below, in the test's thread
             failures.append(error)
         finally:
@@ -307,8 +315,8 @@ def test_concurrent_counting_loses_no_request() -> None:
     for worker in workers:
         worker.join()
     assert failures == []
-    assert cache.get("burst") == threads * rounds
-    cache.delete("burst")
+    assert RateCounter.objects.get(key__startswith="burst:").count == threads * rounds
+    assert max(counts) == threads * rounds
 
 
 @pytest.mark.django_db

@@ -237,7 +237,8 @@ def _export_games(league: League) -> Iterator[dict[str, Any]]:
 def _snapshot() -> Iterator[None]:
     """One consistent view of the league while an export reads it chunk by chunk: a
     repeatable-read transaction on PostgreSQL (reads never block writers there). SQLite
-    exports as it goes: a transaction there would hold the write lock."""
+    exports as it goes: a transaction there would hold the write lock. (Django sets an
+    isolation level per connection only, so this one transaction's is set by hand.)"""
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         yield
         return

@@ -1,5 +1,6 @@
-"""API tokens are checked on every request (one plain query): a revoked token, a deleted
-account or a deactivated one is refused by the very next request."""
+"""API tokens are read on every request (DRF's ``TokenAuthentication``, nothing cached): a
+revoked token, a deleted account or a deactivated one is refused by the very next
+request."""
 
 from __future__ import annotations
 
