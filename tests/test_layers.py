@@ -58,18 +58,8 @@ def test_no_module_imports_itself_through_others() -> None:
     assert find_circle(GRAPH) == []
 
 
-#: Private imports known to be on their way out, each with the change that removes it.
-#: Empty it when they are gone (the test below fails while an entry is stale).
-GOING = {
-    # guard.py goes with the reverse proxy in front (issue 26, part 1).
-    "scorekeeper.live.guard imports uvicorn.middleware.proxy_headers._TrustedHosts",
-}
-
-
 def test_no_module_imports_another_packages_private_names() -> None:
-    found = private_imports(MODULES)
-    assert sorted(set(found) - GOING) == []
-    assert sorted(GOING - set(found)) == [], "gone: take them off GOING"
+    assert sorted(private_imports(MODULES)) == []
 
 
 def test_private_imports_are_seen(tmp_path: Path) -> None:
