@@ -2,14 +2,16 @@
 
 uvicorn with :mod:`.asgi`'s app and what it needs to hold under abuse: its HTTP protocol
 counting connections per address, with deadlines (:mod:`.guard`), and no WebSocket; no
-access log (a stream's URL is its ticket); a short graceful shutdown (a stream never
-ends by itself).
+access log (a stream's URL is its ticket), its own lines through the filter that blots
+tickets (``logging.json``, in uvicorn's format); a short graceful shutdown (a stream
+never ends by itself).
 Any other uvicorn option may follow (``--workers 2``, ``--forwarded-allow-ips …``); a
 later one wins."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import uvicorn
 
@@ -20,6 +22,8 @@ DEFAULTS = [
     "--ws",
     "none",  # no WebSocket: an upgraded connection would leave the guard's count
     "--no-access-log",
+    "--log-config",
+    str(Path(__file__).with_name("logging.json")),
     "--timeout-keep-alive",
     "5",
     "--timeout-graceful-shutdown",

@@ -1,0 +1,92 @@
+"""The app's servers as the README starts them (gunicorn with ``gunicorn.conf.py``, the
+events server), in processes of their own whose logs the tests read."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def database_url() -> str:
+    """The test database, for a server in another process (its rows must be committed:
+    ``transactional_db``)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@dataclass
+class Served:
+    port: int
+    out: Path
+    err: Path
+
+    def log(self) -> str:
+        """Everything the server wrote, on stdout and stderr."""
+        return self.out.read_text() + self.err.read_text()
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", path, headers=headers or {})
+            answer = conn.getresponse()
+            answer.read()
+            return answer.status
+        finally:
+            conn.close()
+
+
+@contextlib.contextmanager
+def serve(name: str, command: list[str], env: dict[str, str], logs: Path) -> Iterator[Served]:
+    """``command`` (which listens on ``{port}``) until the block ends: then stopped, its
+    log flushed."""
+    port = free_port()
+    served = Served(port, logs / f"{name}.out", logs / f"{name}.err")
+    with served.out.open("w") as out, served.err.open("w") as err:
+        server = subprocess.Popen(
+            [arg.format(port=port) for arg in command],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=err,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert server.poll() is None, f"{name} stopped:\n{served.log()}"
+                    assert time.monotonic() < deadline, f"{name} did not start"
+                    time.sleep(0.1)
+            yield served
+        finally:
+            server.terminate()
+            server.wait(20)
+
+
+GUNICORN = [
+    *(sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "scorekeeper.wsgi"),
+    *("--workers", "1", "--bind", "127.0.0.1:{port}"),
+]
+EVENTS = [sys.executable, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port", "{port}"]
