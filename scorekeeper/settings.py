@@ -397,13 +397,15 @@ AXES_LOCKOUT_CALLABLE = "scorekeeper.security.lockout_response"
 # Every line goes out through a handler that blots the secrets addresses carry (join
 # tokens, stream tickets, password-reset tokens, invitation codes: log_secrets.py).
 # Django's own handlers (its console under DEBUG, mail to ADMINS, which is never set)
-# give way: its loggers write through the root's. (gunicorn's logs: gunicorn.conf.py;
-# the events server's uvicorn: scorekeeper/live/logging.json.)
+# give way: its loggers write through the root's. A request failing while the database
+# is away is one line, its traceback once per outage (outages.py). (gunicorn's logs:
+# gunicorn.conf.py; the events server's uvicorn: scorekeeper/live/logging.json.)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "secrets": {"()": "scorekeeper.log_secrets.HideSecrets"},
+        "outages": {"()": "scorekeeper.outages.OneTracebackPerOutage"},
     },
     "formatters": {
         "django.server": {
@@ -423,6 +425,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {
         "django": {"handlers": []},
+        "django.request": {"filters": ["outages"]},
         # runserver's line per request ("GET /join/… HTTP/1.1" 404)
         "django.server": {"handlers": ["django.server"], "propagate": False},
     },

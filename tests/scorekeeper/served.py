@@ -1,14 +1,17 @@
 """The app's servers as the README starts them (gunicorn with ``gunicorn.conf.py``, the
-events server), in processes of their own whose logs the tests read."""
+events server), in processes of their own whose logs the tests read; and a PostgreSQL
+cluster of a test's own, to stop and start (never the server other tests share)."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -90,3 +93,61 @@ GUNICORN = [
     *("--workers", "1", "--bind", "127.0.0.1:{port}"),
 ]
 EVENTS = [sys.executable, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port", "{port}"]
+
+
+def postgres_bindir() -> Path | None:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    initdb = found[-1] if found else shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@dataclass
+class Cluster:
+    """A PostgreSQL cluster of one test's own (as ``.ci/with-postgres.sh`` makes one)."""
+
+    bindir: Path
+    home: Path
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _ctl(self, *args: str) -> None:
+        # initdb and the server refuse to run as root: as the postgres user then.
+        runas = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        subprocess.run([*runas, str(self.bindir / "pg_ctl"), *args], check=True, timeout=60)
+
+    def start(self) -> None:
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.home} -c fsync=off"
+        data, log = self.home / "data", self.home / "server.log"
+        self._ctl("-D", str(data), "-l", str(log), "-w", "-o", options, "start")
+
+    def stop(self) -> None:
+        self._ctl("-D", str(self.home / "data"), "-m", "fast", "-w", "stop")
+
+
+@contextlib.contextmanager
+def own_postgres(bindir: Path) -> Iterator[Cluster]:
+    home = Path(tempfile.mkdtemp(prefix="pg-own."))
+    runas: list[str] = []
+    if os.getuid() == 0:
+        shutil.chown(home, "postgres", "postgres")
+        runas = ["runuser", "-u", "postgres", "--"]
+    cluster = Cluster(bindir, home, free_port())
+    try:
+        initdb = [str(bindir / "initdb"), "-D", str(home / "data"), "-U", "postgres"]
+        subprocess.run(
+            [*runas, *initdb, "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        cluster.start()
+        try:
+            yield cluster
+        finally:
+            with contextlib.suppress(subprocess.CalledProcessError):
+                cluster.stop()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
