@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -58,15 +59,19 @@ class Served:
             conn.close()
 
 
+#: How gunicorn ("Listening at: …") and uvicorn ("Uvicorn running on …") say where.
+LISTENING = re.compile(r"(?:Listening at: |running on )http://127\.0\.0\.1:(\d+)")
+
+
 @contextlib.contextmanager
 def serve(name: str, command: list[str], env: dict[str, str], logs: Path) -> Iterator[Served]:
-    """``command`` (which listens on ``{port}``) until the block ends: then stopped, its
-    log flushed."""
-    port = free_port()
-    served = Served(port, logs / f"{name}.out", logs / f"{name}.err")
+    """``command`` until the block ends: then stopped, its log flushed. It listens on a
+    port it picks itself (``{port}`` is 0) and names in its log: a port picked here
+    could be taken by another process before the server binds it."""
+    served = Served(0, logs / f"{name}.out", logs / f"{name}.err")
     with served.out.open("w") as out, served.err.open("w") as err:
         server = subprocess.Popen(
-            [arg.format(port=port) for arg in command],
+            [arg.format(port=0) for arg in command],
             cwd=ROOT,
             env={**os.environ, **env},
             stdout=out,
@@ -74,14 +79,11 @@ def serve(name: str, command: list[str], env: dict[str, str], logs: Path) -> Ite
         )
         try:
             deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert server.poll() is None, f"{name} stopped:\n{served.log()}"
-                    assert time.monotonic() < deadline, f"{name} did not start"
-                    time.sleep(0.1)
+            while not (found := LISTENING.search(served.log())):
+                assert server.poll() is None, f"{name} stopped:\n{served.log()}"
+                assert time.monotonic() < deadline, f"{name} did not start"
+                time.sleep(0.1)
+            served.port = int(found[1])
             yield served
         finally:
             server.terminate()
