@@ -7,8 +7,9 @@ name speaks of one (``?invite=CODE``, ``?token=``, ``?ticket=``, ``?key=``…) e
 what a password would. Django's request logger names the path of every 4xx and 5xx
 (``Not Found: /join/…/``), gunicorn's access log every request line and referrer, and
 uvicorn at its trace level a request's whole scope: :class:`HideSecrets`, a logging
-filter on every handler (``LOGGING`` in the settings; ``logconfig_dict`` in
-``gunicorn.conf.py``), replaces each with ``[hidden]`` before the line is written.
+filter on every handler (``LOGGING`` in the settings, ``logconfig_dict`` in
+``gunicorn.conf.py``, the events server's ``live/logging.json``), replaces each with
+``[hidden]`` before the line is written.
 
 This module imports nothing from Django: gunicorn's master loads it before the app.
 """
@@ -35,8 +36,15 @@ HIDDEN = "[hidden]"
 _CREDENTIAL_HEADERS = frozenset({"{authorization}i", "{cookie}i", "{proxy-authorization}i"})
 
 
+#: What every secret comes after: text without it (most of an access line's forty
+#: atoms) is passed over at once.
+_MARK = re.compile(r"/(?:join|r|events|reset)/|=", re.IGNORECASE)
+
+
 def blot(text: str) -> str:
     """``text`` with the secrets an address may carry replaced by ``[hidden]``."""
+    if _MARK.search(text) is None:
+        return text
     return _SECRETS.sub(lambda m: (m["path"] or m["reset"] or m["query"]) + HIDDEN, text)
 
 
