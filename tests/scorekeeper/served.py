@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +28,20 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def environment(**env: str) -> dict[str, str]:
+    """A server's whole environment, as the README's recipe sets it (nothing of pytest's
+    or of what a test imported: a bench module sets ``ALLOWED_HOSTS`` on import), with
+    the test process's ``SECRET_KEY`` (a ticket signed here is good there)."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "LANG": "C.UTF-8",
+        "SECRET_KEY": settings.SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "STATIC_MANIFEST": "0",  # the static files straight from the checkout
+        **env,
+    }
 
 
 def database_url() -> str:
@@ -73,7 +88,7 @@ def serve(name: str, command: list[str], env: dict[str, str], logs: Path) -> Ite
         server = subprocess.Popen(
             [arg.format(port=0) for arg in command],
             cwd=ROOT,
-            env={**os.environ, **env},
+            env=environment(**env),
             stdout=out,
             stderr=err,
         )

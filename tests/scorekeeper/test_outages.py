@@ -7,7 +7,6 @@ and started under gunicorn."""
 from __future__ import annotations
 
 import io
-import os
 import re
 import subprocess
 import sys
@@ -27,7 +26,14 @@ from rest_framework.test import APIClient
 
 from scorekeeper.outages import OUTAGE, first_line
 from tests.scorekeeper.log_capture import app_log
-from tests.scorekeeper.served import GUNICORN, ROOT, own_postgres, postgres_bindir, serve
+from tests.scorekeeper.served import (
+    GUNICORN,
+    ROOT,
+    environment,
+    own_postgres,
+    postgres_bindir,
+    serve,
+)
 
 REFUSED = (
     'connection failed: connection to server at "127.0.0.1", port 5432 failed: Connection '
@@ -134,9 +140,9 @@ def test_a_real_outage_under_gunicorn(tmp_path: Path) -> None:
     bindir = postgres_bindir()
     assert bindir is not None
     with own_postgres(bindir) as pg:
-        env = {"DATABASE_URL": pg.url, "STATIC_MANIFEST": "0"}
+        env = {"DATABASE_URL": pg.url}
         migrate = [sys.executable, "manage.py", "migrate", "-v0"]
-        subprocess.run(migrate, cwd=ROOT, env={**os.environ, **env}, check=True, timeout=300)
+        subprocess.run(migrate, cwd=ROOT, env=environment(**env), check=True, timeout=300)
         with serve("gunicorn", GUNICORN, env, tmp_path) as web:
             assert web.get("/join/Unknown-T0ken/") == 404
             failed = []
