@@ -23,11 +23,14 @@ def app_log() -> Iterator[io.StringIO]:
         and any(isinstance(f, HideSecrets) for f in handler.filters)
     }
     assert handlers, "LOGGING's handlers filter no secret"
+    # Swapped without setStream(), which flushes the stream it replaces: a handler made
+    # by a later django.setup() (importing the events server) holds the stderr that
+    # pytest captured for a test long finished, and closed.
     streams = {handler: handler.stream for handler in handlers}
     for handler in handlers:
-        handler.setStream(written)
+        handler.stream = written
     try:
         yield written
     finally:
         for handler, stream in streams.items():
-            handler.setStream(stream)
+            handler.stream = stream
