@@ -13,6 +13,37 @@ here."""
 worker_class = "gthread"
 threads = 4
 
-# -- Logging ---------------------------------------------------------------------------
-# gunicorn's own logger. Its access log is off unless asked for (--access-logfile): in
-# every recipe nginx keeps the access log (deploy/nginx/snippets/scorekeeper-http.conf).
+# -- Logs --------------------------------------------------------------------------------
+# gunicorn's access log on stdout (nginx in front keeps one too) and its error log on
+# stderr, each line passed through the filter that blots join tokens, stream tickets,
+# password-reset tokens and invitation codes (scorekeeper/log_secrets.py). This dict
+# takes the place of --access-logfile and --error-logfile: the service manager keeps
+# both streams (journald). The names and formats are gunicorn's own defaults
+# (gunicorn.glogging.CONFIG_DEFAULTS), an access line is as gunicorn writes it.
+logconfig_dict = {
+    "filters": {"secrets": {"()": "scorekeeper.log_secrets.HideSecrets"}},
+    "formatters": {
+        "generic": {
+            "format": "%(asctime)s [%(process)d] [%(levelname)s] %(message)s",
+            "datefmt": "[%Y-%m-%d %H:%M:%S %z]",
+        },
+        "access": {"format": "%(message)s"},
+    },
+    "handlers": {
+        name: {
+            "class": "logging.StreamHandler",
+            "formatter": formatter,
+            "stream": f"ext://sys.{stream}",
+            "filters": ["secrets"],
+        }
+        for name, formatter, stream in (
+            ("console", "generic", "stdout"),
+            ("access", "access", "stdout"),
+            ("error_console", "generic", "stderr"),
+        )
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["error_console"], "propagate": False},
+        "gunicorn.access": {"handlers": ["access"], "propagate": False},
+    },
+}

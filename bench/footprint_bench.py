@@ -226,7 +226,7 @@ def main() -> int:
             [str(bindir / "gunicorn"), "-c", "gunicorn.conf.py", "--workers", "2",
              "--bind", f"127.0.0.1:{web_port}", "--log-level", "warning",
              "scorekeeper.wsgi"],
-            cwd=ROOT, env=env,
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,  # its access log
         )  # fmt: skip
         stack["events"] = subprocess.Popen(
             [python, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port",

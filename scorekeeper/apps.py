@@ -13,6 +13,14 @@ class ScorekeeperConfig(AppConfig):
     verbose_name = "Scorekeeper"
     default_auto_field = "django.db.models.BigAutoField"
 
+    def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from scorekeeper.outages import OUTAGE
+
+        # A connection made is the database answering again: an outage's end (outages.py).
+        connection_created.connect(OUTAGE.answered, dispatch_uid="scorekeeper.outage-ends")
+
 
 class StaticFilesConfig(BaseStaticFilesConfig):
     """``django.contrib.staticfiles``, leaving out what no page uses: the ReDoc bundle of

@@ -389,11 +389,41 @@ AXES_CLIENT_IP_CALLABLE = "scorekeeper.security.axes_client_ip"
 AXES_USERNAME_CALLABLE = "scorekeeper.security.axes_username"
 AXES_LOCKOUT_CALLABLE = "scorekeeper.security.lockout_response"
 
+# Every line goes out through a handler that blots the secrets addresses carry (join
+# tokens, stream tickets, password-reset tokens, invitation codes: log_secrets.py).
+# Django's own handlers (its console under DEBUG, mail to ADMINS, which is never set)
+# give way: its loggers write through the root's. A request failing while the database
+# is away is one line, its traceback once per outage (outages.py). (gunicorn's logs:
+# gunicorn.conf.py; the events server's uvicorn: scorekeeper/live/logging.json.)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "secrets": {"()": "scorekeeper.log_secrets.HideSecrets"},
+        "outages": {"()": "scorekeeper.outages.OneTracebackPerOutage"},
+    },
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["secrets"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["secrets"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django": {"handlers": []},
+        "django.request": {"filters": ["outages"]},
+        # runserver's line per request ("GET /join/… HTTP/1.1" 404)
+        "django.server": {"handlers": ["django.server"], "propagate": False},
+    },
 }
 
 if TESTING and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.core.validators import RegexValidator
+
 from games import RuleError
 from games.base import whole_number
 
@@ -121,7 +123,8 @@ MAX_HANDS = 1000
 
 #: An ``Idempotency-Key``: 1 to 255 printable ASCII characters (a UUID fits well).
 IDEMPOTENCY_KEY_MAX = 255
-
-
-def is_idempotency_key(key: str) -> bool:
-    return 1 <= len(key) <= IDEMPOTENCY_KEY_MAX and all(" " <= ch <= "~" for ch in key)
+#: The one check of a key, the API's header and the sheet's form field alike.
+validate_idempotency_key = RegexValidator(
+    rf"\A[ -~]{{1,{IDEMPOTENCY_KEY_MAX}}}\Z",
+    f"give from 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters (a UUID works well)",
+)

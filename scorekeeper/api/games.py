@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponse, QueryDict
 from django.urls import path, reverse
@@ -70,7 +71,7 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
-from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, is_idempotency_key
+from scorekeeper.validation import IDEMPOTENCY_KEY_MAX, validate_idempotency_key
 
 # -- helpers ---------------------------------------------------------------------------
 
@@ -120,15 +121,10 @@ def _idempotency_key(request: Request) -> str | None:
     if key is None:
         return None
     key = key.strip()
-    if not is_idempotency_key(key):
-        raise ValidationError(
-            {
-                IDEMPOTENCY_HEADER: [
-                    f"give from 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters "
-                    "(a UUID works well)"
-                ]
-            }
-        )
+    try:
+        validate_idempotency_key(key)
+    except DjangoValidationError as error:
+        raise ValidationError({IDEMPOTENCY_HEADER: error.messages}) from None
     return key
 
 

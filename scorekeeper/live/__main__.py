@@ -2,15 +2,17 @@
 
 uvicorn with :mod:`.asgi`'s app and its own limits: at most
 :data:`LIMIT_CONCURRENCY` connections a process (``503`` beyond), a connection closed
-5 s after its last answer; no WebSocket; no access log (a stream's URL is its ticket); a
-short graceful shutdown (a stream never ends by itself). What one client address may
-hold is nginx's to count, in front (``deploy/nginx/``: ``limit_conn`` on ``/events/``),
-as are slow request heads. Any other uvicorn option may follow (``--workers 2``,
-``--limit-concurrency 6000``); a later one wins."""
+5 s after its last answer; no WebSocket; no access log (a stream's URL is its ticket),
+its own lines through the filter that blots tickets (``logging.json``, in uvicorn's
+format); a short graceful shutdown (a stream never ends by itself). What one client
+address may hold is nginx's to count, in front (``deploy/nginx/``: ``limit_conn`` on
+``/events/``), as are slow request heads. Any other uvicorn option may follow
+(``--workers 2``, ``--limit-concurrency 6000``); a later one wins."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import uvicorn
 
@@ -25,6 +27,8 @@ DEFAULTS = [
     "--no-access-log",
     "--limit-concurrency",
     str(LIMIT_CONCURRENCY),
+    "--log-config",
+    str(Path(__file__).with_name("logging.json")),
     "--timeout-keep-alive",
     "5",
     "--timeout-graceful-shutdown",

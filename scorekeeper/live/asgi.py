@@ -38,6 +38,7 @@ from django.conf import settings  # noqa: E402
 from scorekeeper.live import capability, sources  # noqa: E402
 from scorekeeper.live.hub import Hub, hello  # noqa: E402
 from scorekeeper.live.versions import Versions  # noqa: E402
+from scorekeeper.outages import first_line  # noqa: E402
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -239,7 +240,7 @@ async def _invite_is_live(game: int, invite: int) -> bool | None:
     try:
         return await sources.orm(sources.invite_is_live, game, invite)
     except Exception as exc:  # the database is away: let the guest's page poll instead
-        log.warning("live: could not check a guest's link (%s)", exc)
+        log.warning("live: could not check a guest's link (%s)", first_line(exc))
         return None
 
 

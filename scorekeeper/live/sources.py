@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from scorekeeper.live import CHANNEL, notify
 from scorekeeper.live.hub import RESYNC, Hub, encode, encode_tools
 from scorekeeper.live.versions import Versions
+from scorekeeper.outages import first_line
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -114,7 +115,7 @@ async def listen(
                 ready.clear()  # the health check says so until LISTENing again
             delay = RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
             failures += 1
-            log.warning("live: LISTEN connection lost (%s); again in %ss", exc, delay)
+            log.warning("live: LISTEN connection lost (%s); again in %ss", first_line(exc), delay)
             await asyncio.sleep(delay)
 
 
@@ -206,7 +207,7 @@ async def poll(
                 raise
             except Exception as exc:
                 if str(exc) != failing:  # once, not every second
-                    log.warning("live: version poll failed (%s)", exc)
+                    log.warning("live: version poll failed (%s)", first_line(exc))
                 failing = str(exc)
                 found = None
                 if ready is not None:

@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -49,7 +50,7 @@ from scorekeeper.services.games import (
     hand_replace,
     hand_undo,
 )
-from scorekeeper.validation import is_idempotency_key, optional_id
+from scorekeeper.validation import optional_id, validate_idempotency_key
 from scorekeeper.web import live_answer, sheet_panel
 from scorekeeper.web.access import (
     NOT_YOURS,
@@ -162,8 +163,18 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     # hand was saved (header or field): however often it is sent, it is recorded once.
     sent_key = request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key")
     key = (sent_key or "").strip() or None
-    if key is not None and not is_idempotency_key(key):
-        key = None
+    if key is not None:  # none: a form sent without one (it is recorded all the same)
+        try:
+            validate_idempotency_key(key)
+        except ValidationError as error:  # the API's rule; shown as the entry's other errors
+            state = game_state(game)
+            refused = f"The hand's Idempotency-Key was refused: {error.messages[0]}."
+            panel = sheet_panel.build_panel(
+                game, state, player_names(game), entry=entry, message=refused
+            )
+            return render_sheet(
+                request, sheet_context(request, access, state=state, panel=panel), status=422
+            )
     expected = (request.POST.get("number") or "").strip()
     try:
         written = hand_record(

@@ -4,6 +4,7 @@ NUL in names and searches."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ from django.test import Client
 
 from scorekeeper.models import Game, Hand, League, Membership, Player
 from tests.scorekeeper.factories import make_game, make_league, make_players
+
+HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
@@ -57,13 +60,44 @@ def test_the_hand_form_s_player_ids(
     assert not Hand.objects.exists()
 
 
-def test_a_hand_form_key_that_is_not_printable_ascii_is_ignored(
+@pytest.mark.parametrize("key", ["k" * 256, "tab\there", "clé", "k\x00ey"])
+@pytest.mark.parametrize("sent_as", ["field", "header"])
+def test_a_bad_idempotency_key_is_refused_with_a_message(
+    ana: Client, user: User, three: list[Player], key: str, sent_as: str
+) -> None:
+    """The API's rule (1 to 255 printable ASCII characters), with the entry's other
+    errors: sent three times, nothing is recorded, and the form comes back with a fresh
+    key (the API answers 400: test_api_hands.test_bad_idempotency_keys)."""
+    game = make_game(user, "screw-your-neighbour", three)
+    body = {"number": "1", "winner": three[0].pk}
+    url = f"/games/{game.pk}/hands/"
+    for _ in range(3):
+        if sent_as == "field":  # a page without JavaScript
+            response = ana.post(url, {**body, "idempotency_key": key})
+        else:  # the phone's outbox
+            response = ana.post(url, body, headers={**HTMX, "Idempotency-Key": key})
+        assert response.status_code == 422
+        page = response.content.decode()
+        assert "Not saved." in page
+        assert "Idempotency-Key was refused: give from 1 to 255 printable ASCII" in page
+        (fresh,) = re.findall(r'name="idempotency_key" value="([^"]*)"', page)
+        assert re.fullmatch(r"[0-9a-f]{32}", fresh)
+    assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_good_hand_form_key_still_replays_and_an_empty_one_is_allowed(
     ana: Client, user: User, three: list[Player]
 ) -> None:
-    game = make_game(user, "screw-your-neighbour", three)
-    body = {"number": "1", "winner": three[0].pk, "idempotency_key": "k\x00ey"}
-    assert ana.post(f"/games/{game.pk}/hands/", body).status_code == 302
+    game = make_game(user, "screw-your-neighbour", three, options={"target_wins": 5})
+    url = f"/games/{game.pk}/hands/"
+    key = "a-key with spaces ~ 255 at most"
+    for _ in range(2):
+        sent = {"number": "1", "winner": three[0].pk, "idempotency_key": f"  {key} "}
+        assert ana.post(url, sent).status_code == 302
     assert Hand.objects.filter(game=game).count() == 1
+    empty = {"number": "2", "winner": three[1].pk, "idempotency_key": ""}
+    assert ana.post(url, empty).status_code == 302
+    assert Hand.objects.filter(game=game).count() == 2
 
 
 def test_long_hand_form_keys_are_kept_whole(ana: Client, user: User, three: list[Player]) -> None:

@@ -30,6 +30,7 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker
 
 from scorekeeper.models import WorkerHeartbeat
+from scorekeeper.outages import first_line
 from scorekeeper.tasks import resume_rerates
 
 logger = logging.getLogger("django_tasks_db")
@@ -57,7 +58,7 @@ class Worker(db_worker.Worker):
                 except (OperationalError, InterfaceError) as error:
                     logger.warning(
                         "The database is out of reach (%s): trying again in %s s.",
-                        _first_line(error),
+                        first_line(error),
                         RECONNECT_SECONDS,
                     )
                     connection.close()
@@ -73,7 +74,7 @@ class Worker(db_worker.Worker):
             if resumed:
                 logger.info("Re-rating resumed for leagues %s", resumed)
         except (OperationalError, InterfaceError) as error:
-            logger.warning("Could not look for unfinished re-rates (%s).", _first_line(error))
+            logger.warning("Could not look for unfinished re-rates (%s).", first_line(error))
         finally:
             connection.close()
 
@@ -91,7 +92,7 @@ class Worker(db_worker.Worker):
             )
             WorkerHeartbeat.objects.filter(beat_at__lt=now - timedelta(days=1)).delete()
         except (OperationalError, InterfaceError) as error:
-            logger.warning("Could not report the worker alive (%s).", _first_line(error))
+            logger.warning("Could not report the worker alive (%s).", first_line(error))
         finally:
             connection.close()
 
@@ -111,10 +112,6 @@ class Worker(db_worker.Worker):
         """End the loop after the task under way, and the sweep."""
         self.running = False
         self._stopped.set()
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip() or type(error).__name__).splitlines()[0]
 
 
 class Command(db_worker.Command):
