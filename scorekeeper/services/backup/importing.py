@@ -30,7 +30,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.memory import give_back_after_request
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -108,7 +107,6 @@ def league_import(
     file's timestamps; player ids inside the hands are translated to the new ids. The
     results are then computed again by the engine and the league's statistics rebuilt.
     ``trusted``/``create_users``: see the module docstring."""
-    give_back_after_request()  # the file and what was made of it, once answered
     checked = league_import_check(data)
     now = timezone.now()
     with transaction.atomic():
