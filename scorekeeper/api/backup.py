@@ -227,7 +227,9 @@ class LeagueImportApi(APIView):
         except ImportsWaiting as exc:
             raise Throttled(detail=exc.message) from None
         body = LeagueImportSerializer(upload, context={"request": request}).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+        # str(): the field makes a Hyperlink, and WSGI servers take headers of type str only.
+        location = str(body["url"])
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
 
 class LeagueImportDetailApi(APIView):

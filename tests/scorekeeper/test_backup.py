@@ -719,6 +719,7 @@ def test_api_import(league: League, other_user: User) -> None:
     body = response.json()
     url = f"http://testserver/api/v1/leagues/imports/{body['id']}/"
     assert response["Location"] == body["url"] == url
+    assert type(response["Location"]) is str  # as WSGI (PEP 3333) has headers
     assert body["status"] == "done"
     assert body["progress"] == {"games_checked": 5, "games": 5}
     assert body["error"] is None

@@ -144,7 +144,7 @@ def test_the_page_asks_again_less_often_and_says_when_no_worker_runs(
     url = send(ana, b'{"format": ')["Location"]
     page = ana.get(url).content.decode()
     assert "Waiting to start" in page
-    assert "No background worker is running on this server yet" in page
+    assert "No background worker is running on this server" in page
     assert 'hx-trigger="load delay:1s"' in page
     assert '<noscript><meta http-equiv="refresh" content="1"></noscript>' in page
     WorkerHeartbeat.objects.create(worker_id="w1", beat_at=timezone.now())
