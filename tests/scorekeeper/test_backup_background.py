@@ -5,6 +5,7 @@ is, the file goes once the import is over, and only the account that sent it see
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from datetime import timedelta
@@ -13,6 +14,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -54,10 +57,25 @@ def send(client: Client, raw: bytes) -> Any:
     return client.post("/leagues/import/", {"file": SimpleUploadedFile("club.json", raw)})
 
 
+@pytest.fixture
+def same_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process the test starts reaches the test's database (``DATABASE_URL``)."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        url = f"sqlite:///{db['NAME']}"
+    else:
+        url = (
+            f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        )
+    monkeypatch.setenv("DATABASE_URL", url)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_upload_answers_at_once_and_the_worker_imports_it(
-    user: User, api: APIClient, start_worker: Any
+    user: User, api: APIClient, start_worker: Any, same_database: None
 ) -> None:
+    """The worker runs the import in a process of its own (manage.py import_league
+    --upload), which writes its progress and its league."""
     answer = api.post("/api/v1/leagues/import/", body(), content_type="application/json")
     assert answer.status_code == 202
     assert answer.json() | {"id": 0, "url": ""} == {
@@ -79,7 +97,26 @@ def test_the_upload_answers_at_once_and_the_worker_imports_it(
     assert (league.name, league.owner) == ("Thursday table", user)
     assert now["progress"] == {"games_checked": 1, "games": 1}
     assert LeagueImport.objects.get().file is None  # the upload is gone
-    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    while DBTaskResult.objects.get().status != "SUCCESSFUL":  # the task ends after the import
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_import_process_that_dies_fails_the_import(
+    user: User, api: APIClient, start_worker: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of memory, killed: the import says the server stopped it, nothing saved."""
+    monkeypatch.setattr(uploads.sys, "executable", "/bin/false")
+    answer = api.post("/api/v1/leagues/import/", body(), content_type="application/json")
+    start_worker()
+    deadline = time.monotonic() + 30
+    while (now := api.get(answer["Location"]).json())["status"] == "queued":
+        assert time.monotonic() < deadline, now
+        time.sleep(0.05)
+    assert now["status"] == "failed"
+    assert now["error"] == uploads.SERVER_ERROR
+    assert not League.objects.exists()
 
 
 def test_a_refused_file_shows_its_place_and_keeps_nothing(user: User, ana: Client) -> None:
@@ -220,3 +257,13 @@ def test_imports_over_for_a_week_are_deleted(user: User, api: APIClient) -> None
     api.post("/api/v1/leagues/import/", body(), content_type="application/json")
     left = set(LeagueImport.objects.values_list("pk", flat=True))
     assert left == {kept.pk, LeagueImport.objects.latest("pk").pk}
+
+
+def test_the_command_runs_a_file_or_an_upload(user: User) -> None:
+    upload = LeagueImport.objects.create(owner=user, file=body(), size=1)
+    out = io.StringIO()
+    call_command("import_league", "--upload", str(upload.pk), stdout=out)
+    league = League.objects.get()
+    assert out.getvalue() == f"Import {upload.pk}: league {league.pk}.\n"
+    with pytest.raises(CommandError, match="Give the backup file and --owner"):
+        call_command("import_league", "--owner", "ana")

@@ -43,6 +43,7 @@ from scorekeeper.services.backup.schema import (
 from scorekeeper.services.backup.uploads import (
     ImportsWaiting,
     league_import_queue,
+    league_import_run,
     resume_league_imports,
 )
 
@@ -71,6 +72,7 @@ __all__ = [
     "league_import_checked",
     "league_import_json",
     "league_import_queue",
+    "league_import_run",
     "league_players",
     "load_backup",
     "remap_player_ids",
