@@ -9,6 +9,11 @@ import ctypes
 # or half-open connection cannot hold the app (scorekeeper/serving.py).
 worker_class = "scorekeeper.serving.HeadFirstWorker"
 threads = 4
+# Each worker is started anew after about 1,000 requests (a few hundred hands of a game
+# night; the jitter keeps two workers from restarting together): what a long evening
+# leaves in a worker's memory goes with it (bench/footprint_bench.py --night).
+max_requests = 1000
+max_requests_jitter = 100
 # The access log, with join links' tokens and streams' tickets blotted out.
 logger_class = "scorekeeper.serving.TokenlessLogger"
 
