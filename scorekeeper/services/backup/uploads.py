@@ -89,7 +89,7 @@ def import_league_file(import_id: int) -> int | None:
     """The background worker's part: the new league's id, None when refused.
 
     A worker runs the import in a process of its own (``manage.py import_league
-    --upload ID``): checking a 20 MB file takes some 600 MB, which a long-lived process
+    --upload ID``): importing a 20 MB file takes some 660 MB, which a long-lived process
     would keep (Python frees the objects, glibc's malloc keeps their pages) and a
     process that ends gives back. A backend that runs tasks at once, in the caller's
     process and transaction (the tests'), runs it here."""
