@@ -12,6 +12,11 @@ here."""
 # gunicorn's own threaded worker: a request at a time on each of a worker's threads.
 worker_class = "gthread"
 threads = 4
+# Each worker is started anew after about 1,000 requests (a few hundred hands of a game
+# night; the jitter keeps two workers from restarting together): what a long evening
+# leaves in a worker's memory goes with it (bench/footprint_bench.py --night).
+max_requests = 1000
+max_requests_jitter = 100
 
 # -- Logs --------------------------------------------------------------------------------
 # gunicorn's access log on stdout (nginx in front keeps one too) and its error log on

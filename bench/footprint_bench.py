@@ -6,14 +6,16 @@
 It starts the stack as the README's production section runs it — gunicorn with
 ``gunicorn.conf.py`` and 2 workers, the events server (``python -m scorekeeper.live``)
 and the background worker (``manage.py worker``), each with glibc's ``MALLOC_*``
-settings — on PostgreSQL, sends a fixed tour of
-requests (every page of the site, the API's reads and writes, a league export and its
-import, the result image and the join QR code) a few times so that both web workers
-serve each, and prints every process's resident memory (``VmRSS`` from ``/proc``) with
-the goal beside it (≤ 100 MB). Then it opens streams to the events server and prints
-what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000 by default) it then plays a
-game night of N hands, reading each hand's sheet and live answer, and prints what the
-web workers hold after it: more than after the tour, the caches full. Data made here is
+settings — on PostgreSQL, sends a fixed tour of requests (every page of the site, the
+API's reads and writes, a league export and its import, made by the background worker
+while the import's page is read, the result image and the join QR code) a few times so
+that both web workers serve each, and prints every process's resident memory (``VmRSS``
+from ``/proc``) with the goal beside it (≤ 100 MB). Then it opens streams to the events
+server and prints what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000 by
+default) it then plays a game night of N hands, reading each hand's sheet and live
+answer, and prints what the web workers hold after it (more than after the tour, the
+caches full) and the CPU gunicorn used meanwhile: gunicorn's own settings may be tried
+through its environment, e.g. ``GUNICORN_CMD_ARGS="--max-requests 0"``. Data made here is
 deleted at the end.
 """
 
@@ -42,6 +44,18 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def gunicorn_cpu(master: int) -> float:
+    """CPU seconds of gunicorn: its master, its workers, and the workers it has reaped."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(pid: int, reaped: bool = False) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        first = 11  # utime, stime, then cutime, cstime of reaped children
+        return sum(int(v) for v in fields[first : first + (4 if reaped else 2)]) / tick
+
+    return used(master, reaped=True) + sum(used(pid) for pid in children(master))
 
 
 def children(pid: int) -> list[int]:
@@ -115,6 +129,22 @@ class Tour:
         if answer.status >= 500:
             self.failed.append(f"{method} {path}: {answer.status}")
         return content
+
+
+def wait_for_import(tour: Tour, answer: Any, seconds: float = 60.0) -> int | None:
+    """The league the background worker made of an import the API queued (its page read
+    too, as a phone waiting on it would); None, and a failure noted, if it did not."""
+    deadline = time.monotonic() + seconds
+    while isinstance(answer, dict) and answer.get("status") in ("queued", "checking", "importing"):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+        tour.send("GET", f"/leagues/imports/{answer['id']}/", htmx=True)
+        answer = json.loads(tour.send("GET", f"/api/v1/leagues/imports/{answer['id']}/", api=True))
+    if isinstance(answer, dict) and answer.get("status") == "done":
+        return int(answer["league"])
+    tour.failed.append(f"import: {str(answer)[:200]}")
+    return None
 
 
 def game_night(tour: Tour, owner: Any, seats: list[int], hands: int) -> list[int]:
@@ -273,10 +303,9 @@ def main() -> int:
             tour.send("POST", f"/api/v1/games/{pk}/hands/", {"winner": player}, api=True)
             exported = tour.send("GET", f"/api/v1/leagues/{league_id}/export/", api=True)
             answer = json.loads(tour.send("POST", "/api/v1/leagues/import/", exported, api=True))
-            if isinstance(answer, dict) and isinstance(answer.get("id"), int):
-                imported.append(answer["id"])
-            else:
-                tour.failed.append(f"import: {str(answer)[:200]}")
+            league_made = wait_for_import(tour, answer)
+            if league_made is not None:
+                imported.append(league_made)
         time.sleep(1)
         master = stack["gunicorn"].pid
         workers = sorted(children(master))
@@ -302,6 +331,7 @@ def main() -> int:
         if args.night:
             # Not the goal's measure (the tour's is): what a long evening adds.
             count = tour.count
+            cpu, serving = gunicorn_cpu(master), set(children(master))
             night = game_night(tour, owner, seats, args.night)
             time.sleep(1)
             grown = ", ".join(f"{rss_mb(w):.1f}" for w in sorted(children(master)))
@@ -311,7 +341,9 @@ def main() -> int:
                 f"answer another phone asks for; "
                 f"{'none failed' if not tour.failed else 'FAILED'}): web workers {grown} MB "
                 f"(their caches hold {settings.CACHES['default']['OPTIONS']['MAX_ENTRIES']} "
-                f"entries each at most)"
+                f"entries each at most); gunicorn used {gunicorn_cpu(master) - cpu:.1f} CPU-s, "
+                f"{len(set(children(master)) - serving)} workers started anew "
+                "(GUNICORN_CMD_ARGS=--max-requests …)"
             )
 
         events_pid = stack["events"].pid

@@ -594,3 +594,44 @@ class TableState(models.Model):
 
     def __str__(self) -> str:
         return f"table of game {self.game_id} (revision {self.revision})"
+
+
+class LeagueImportStatus(models.TextChoices):
+    QUEUED = "queued", "Waiting to start"
+    CHECKING = "checking", "Checking the file"
+    IMPORTING = "importing", "Saving the league"
+    DONE = "done", "Imported"
+    FAILED = "failed", "Refused"
+
+
+class LeagueImport(models.Model):
+    """A league backup sent to the import page or the API, imported by the background
+    worker (:mod:`scorekeeper.services.backup.uploads`): the file until the import is
+    over, then what became of it — the new league, or the problem and its place in the
+    file. ``games``/``games_checked`` say how far the check is."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_imports"
+    )
+    #: The file as sent; emptied (None) once the import is over.
+    file = models.BinaryField(null=True)
+    size = models.PositiveIntegerField()
+    status = models.CharField(
+        max_length=10, choices=LeagueImportStatus.choices, default=LeagueImportStatus.QUEUED
+    )
+    games = models.PositiveIntegerField(null=True)
+    games_checked = models.PositiveIntegerField(default=0)
+    league = models.ForeignKey(League, on_delete=models.SET_NULL, null=True, related_name="+")
+    error = models.TextField(blank=True)
+    #: Runs started: one cut short (its worker stopped) is run again, not for ever.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True)
+
+    def __str__(self) -> str:
+        return f"import {self.pk} by {self.owner_id}: {self.status}"
+
+    @property
+    def over(self) -> bool:
+        return self.status in (LeagueImportStatus.DONE, LeagueImportStatus.FAILED)

@@ -277,6 +277,11 @@ SPECTACULAR_SETTINGS = {
     # The schema's paths start at the app's root: under a prefix, the docs page's
     # "Try it out" must put the prefix in front.
     "SERVERS": [{"url": SCRIPT_NAME}] if SCRIPT_NAME else [],
+    # Two choice sets answer as "status": a game's and a league import's.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "scorekeeper.models.GameStatus.values",
+        "LeagueImportStatusEnum": "scorekeeper.models.LeagueImportStatus",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "scorekeeper.api.schema.document_common_errors",

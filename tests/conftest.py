@@ -10,11 +10,6 @@ from django.core.cache import caches
 from rest_framework.test import APIClient
 
 from scorekeeper.models import Player
-from scorekeeper.services.backup import schema as backup_schema
-
-# Compile the league-import schema once per test process, not for each import (a server
-# compiles it per import and gives the memory back: tests/scorekeeper/test_footprint.py).
-backup_schema.KEEP_COMPILED = True
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,8 @@
 """A league's backup over the API: ``GET /api/v1/leagues/{id}/export/?format=json|csv``
 (the owner and members of the league; 404 for anyone else) and
 ``POST /api/v1/leagues/import/`` (the body is a JSON export; a new league owned by the
-caller). Same services, same checks and same file as the league page's download links."""
+caller, made by the background worker: ``GET /api/v1/leagues/imports/{id}/`` says how
+far it is). Same services, same checks and same file as the league page's links."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     OpenApiTypes,
     extend_schema,
+    extend_schema_field,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.exceptions import APIException, Throttled
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer
@@ -29,16 +31,18 @@ from rest_framework.views import APIView
 from games import RuleError
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import OutputSerializer
+from scorekeeper.models import LeagueImport, LeagueImportStatus
 from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.imports import league_imports_of
 from scorekeeper.services.backup import (
     CONTENT_TYPES,
     MAX_IMPORT_BYTES,
     ExportFailed,
-    ImportResult,
+    ImportsWaiting,
     export_file,
     export_filename,
-    league_import,
-    load_backup,
+    league_import_queue,
+    upload_check,
 )
 
 EXPORT_FORMATS = ("json", "csv")
@@ -72,9 +76,9 @@ class BackupTooLarge(APIException):
 
 
 class LeagueBackupParser(BaseParser):
-    """The import's own JSON parser: it reads at most :data:`MAX_IMPORT_BYTES` (20 MB)
-    whatever the limit of other endpoints (413 beyond), and refuses JSON no backup can
-    be (too deep, ``NaN``, thousands of digits) with a 400."""
+    """The import's own parser: it reads at most :data:`MAX_IMPORT_BYTES` (20 MB)
+    whatever the limit of other endpoints (413 beyond) and keeps the body as it came,
+    for the background worker to parse."""
 
     media_type = "application/json"
 
@@ -87,26 +91,39 @@ class LeagueBackupParser(BaseParser):
         raw = stream.read(MAX_IMPORT_BYTES + 1) if stream is not None else b""
         if len(raw) > MAX_IMPORT_BYTES:
             raise BackupTooLarge()
-        try:
-            data = load_backup(raw)
-        except RuleError as exc:
-            raise ParseError(exc.message) from None
-        # Any JSON, an object or not: the import says what is wrong with it.
-        return data  # type: ignore[return-value]
+        return raw  # type: ignore[return-value]
 
 
-class LeagueImportedSerializer(OutputSerializer):
-    id = serializers.IntegerField(source="league.pk", help_text="The new league's id.")
-    name = serializers.CharField(source="league.name")
-    players = serializers.SerializerMethodField(help_text="Players of the league.")
-    players_reused = serializers.IntegerField(
-        help_text="Of those, players that already existed (your own player)."
+class ImportProgressSerializer(OutputSerializer):
+    games_checked = serializers.IntegerField(help_text="Games of the file checked so far.")
+    games = serializers.IntegerField(
+        allow_null=True, help_text="Games in the file (null until the file is read)."
     )
-    games = serializers.IntegerField()
-    hands = serializers.IntegerField()
 
-    def get_players(self, imported: ImportResult) -> int:
-        return imported.players_created + imported.players_reused
+
+class LeagueImportSerializer(OutputSerializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=LeagueImportStatus.choices,
+        help_text="queued (waiting for the background worker), checking (the file, game "
+        "by game: see progress), importing (saving the league), then done (see league) "
+        "or failed (see error; nothing was saved).",
+    )
+    progress = ImportProgressSerializer(source="*")
+    league = serializers.IntegerField(
+        source="league_id", allow_null=True, help_text="The new league's id, once done."
+    )
+    error = serializers.SerializerMethodField(
+        help_text="Why the file was refused, naming the place in the file "
+        "(`games[3].hands[12].number: …`); null unless failed."
+    )
+    url = serializers.HyperlinkedIdentityField(
+        view_name="api-league-import-detail", lookup_url_kwarg="import_id"
+    )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_error(self, upload: LeagueImport) -> str | None:
+        return upload.error or None
 
 
 class LeagueExportApi(APIView):
@@ -174,18 +191,23 @@ class LeagueImportApi(APIView):
         operation_id="leagues_import",
         summary="Import a league",
         description=(
-            "The body is a league export (`GET /api/v1/leagues/{id}/export/`). The whole "
-            "file is checked first (every hand through the game's rules) and a problem "
-            "answers 400 naming its place in the file (`games[3].hands[12].number: …`), "
-            "with nothing saved. The league is new and yours; a player linked to your own "
-            "account becomes your player. Up to 20 MB (413 beyond); a game holds at most "
-            "1,000 hands."
+            "The body is a league export (`GET /api/v1/leagues/{id}/export/`), up to 20 MB "
+            "(413 beyond); a body that is not text beginning a JSON object answers 400 at "
+            "once. Otherwise the file is kept and imported by the background worker: the "
+            "answer, `202`, is the import (its `url`, also in `Location`; follow it until "
+            "`status` is `done` or `failed`). The worker checks the whole file (every hand "
+            "through the game's rules); a problem fails the import with `error` naming its "
+            "place in the file (`games[3].hands[12].number: …`), and nothing is saved. The "
+            "league is new and yours; a player linked to your own account becomes your "
+            "player. A game holds at most 1,000 hands. An account may have two imports "
+            "waiting or under way (429 beyond)."
         ),
         request=OpenApiTypes.OBJECT,
         responses={
-            201: LeagueImportedSerializer,
-            400: OpenApiResponse(description="The file is not a valid league export."),
+            202: LeagueImportSerializer,
+            400: OpenApiResponse(description="Not text beginning a JSON object."),
             413: OpenApiResponse(description="The file is larger than 20 MB."),
+            429: OpenApiResponse(description="Two imports of yours are waiting or under way."),
         },
         tags=["leagues"],
     )
@@ -198,11 +220,38 @@ class LeagueImportApi(APIView):
         if size > MAX_IMPORT_BYTES:
             # Refused before reading a byte of it.
             raise BackupTooLarge(size)
-        imported = league_import(request.data, owner=user, trusted=user.is_superuser)
-        return Response(LeagueImportedSerializer(imported).data, status=status.HTTP_201_CREATED)
+        raw = request.data if isinstance(request.data, bytes) else b""  # {}: no body
+        upload_check(raw)
+        try:
+            upload = league_import_queue(owner=user, raw=raw)
+        except ImportsWaiting as exc:
+            raise Throttled(detail=exc.message) from None
+        body = LeagueImportSerializer(upload, context={"request": request}).data
+        # str(): the field makes a Hyperlink, and WSGI servers take headers of type str only.
+        location = str(body["url"])
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
+
+
+class LeagueImportDetailApi(APIView):
+    @extend_schema(
+        operation_id="leagues_import_read",
+        summary="A league import",
+        description="How far an import is, and then its league or why it failed. "
+        "Only the account that sent it sees it (404 for anyone else).",
+        responses={200: LeagueImportSerializer, 404: OpenApiResponse(description="Not yours.")},
+        tags=["leagues"],
+    )
+    def get(self, request: Request, import_id: int) -> Response:
+        upload = get_object_or_404(league_imports_of(signed_in_user(request)), pk=import_id)
+        return Response(LeagueImportSerializer(upload, context={"request": request}).data)
 
 
 urlpatterns = [
     path("leagues/<int:league_id>/export/", LeagueExportApi.as_view(), name="api-league-export"),
     path("leagues/import/", LeagueImportApi.as_view(), name="api-league-import"),
+    path(
+        "leagues/imports/<int:import_id>/",
+        LeagueImportDetailApi.as_view(),
+        name="api-league-import-detail",
+    ),
 ]

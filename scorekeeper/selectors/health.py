@@ -45,9 +45,20 @@ def _tasks() -> dict[str, Any]:
     }
 
 
-def _worker() -> dict[str, Any]:
+def _worker_age() -> int | None:
+    """Seconds since a background worker last reported, None if none ever did."""
     latest = WorkerHeartbeat.objects.aggregate(at=Max("beat_at"))["at"]
-    age = int((timezone.now() - latest).total_seconds()) if latest is not None else None
+    return int((timezone.now() - latest).total_seconds()) if latest is not None else None
+
+
+def worker_alive() -> bool:
+    """A background worker reported within ``HEALTH_WORKER_MAX_AGE``."""
+    age = _worker_age()
+    return age is not None and age <= settings.HEALTH_WORKER_MAX_AGE
+
+
+def _worker() -> dict[str, Any]:
+    age = _worker_age()
     limit = settings.HEALTH_WORKER_MAX_AGE
     result: dict[str, Any] = {
         "ok": age is not None and age <= limit,

@@ -1,11 +1,10 @@
 """Downloading a league (JSON backup, CSV of results) and importing a JSON backup as a
 new league. The league page links here; only the league's owner and members (and
 superusers) may download it, everyone else gets a 404, as for the league itself. A
-download is the whole file or, when the export fails, the league page saying so."""
+download is the whole file or, when the export fails, the league page saying so. An
+import is made by the background worker: the upload leads to its progress page."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -13,19 +12,24 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RuleError
-from scorekeeper.models import League
+from scorekeeper.models import League, LeagueImportStatus
 from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.health import worker_alive
+from scorekeeper.selectors.imports import league_imports_of
 from scorekeeper.services.backup import (
     CONTENT_TYPES,
     MAX_IMPORT_BYTES,
     ExportFailed,
+    ImportsWaiting,
     export_file,
     export_filename,
-    league_import,
-    load_backup,
+    league_import_queue,
+    upload_check,
 )
 
 
@@ -72,7 +76,7 @@ class LeagueImportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 
-    def clean_file(self) -> Any:
+    def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
@@ -80,10 +84,12 @@ class LeagueImportForm(forms.Form):
                 f"{MAX_IMPORT_BYTES // 1_048_576} MB (the server's administrator can import "
                 "bigger ones with manage.py import_league)."
             )
+        raw: bytes = upload.read(MAX_IMPORT_BYTES + 1)
         try:
-            return load_backup(upload.read(MAX_IMPORT_BYTES + 1))
+            upload_check(raw)
         except RuleError as exc:
             raise forms.ValidationError(exc.message) from None
+        return raw
 
 
 @require_http_methods(["GET", "POST"])
@@ -96,23 +102,39 @@ def league_import_page(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            result = league_import(
-                form.cleaned_data["file"],
+            upload = league_import_queue(
                 owner=request.user,  # type: ignore[arg-type]
-                trusted=bool(getattr(request.user, "is_superuser", False)),
+                raw=form.cleaned_data["file"],
             )
-        except RuleError as exc:
-            form.add_error("file", f"This backup cannot be imported: {exc.message}")
+        except ImportsWaiting as exc:
+            form.add_error("file", exc.message)
         else:
-            league = result.league
-            messages.success(
-                request,
-                f"Imported “{league.name}”: {result.games} game"
-                f"{'s' if result.games != 1 else ''}, {result.hands} hand"
-                f"{'s' if result.hands != 1 else ''}.",
-            )
-            return _to_league(league)
+            return redirect("league_import_status", import_id=upload.pk)
     return render(request, "backup/league_import.html", {"form": form})
+
+
+#: The progress page asks again after this many seconds, more as the import goes on.
+POLL_SECONDS = (1, 2, 3, 5, 10)
+
+
+@require_GET
+@login_required
+def league_import_status(request: HttpRequest, import_id: int) -> HttpResponse:
+    """How far an import is (only its owner sees it), then its league or why it was
+    refused. While it runs the page asks again, htmx swapping in the progress (and,
+    without JavaScript, a refresh of the page), less often as the wait grows."""
+    upload = get_object_or_404(league_imports_of(request.user), pk=import_id)
+    waited = int((timezone.now() - upload.created_at).total_seconds() // 10)
+    context = {
+        "upload": upload,
+        "poll": None if upload.over else POLL_SECONDS[min(waited, len(POLL_SECONDS) - 1)],
+        "no_worker": upload.status == LeagueImportStatus.QUEUED and not worker_alive(),
+    }
+    htmx = getattr(request, "htmx", None)
+    partial = "#progress" if htmx and not htmx.history_restore_request else ""
+    response = render(request, f"backup/league_import_status.html{partial}", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def _to_league(league: League) -> HttpResponseRedirect:
@@ -123,4 +145,5 @@ urlpatterns = [
     path("leagues/<int:league_id>/export.json", league_export_json_file, name="league_export_json"),
     path("leagues/<int:league_id>/export.csv", league_export_csv_file, name="league_export_csv"),
     path("leagues/import/", league_import_page, name="league_import"),
+    path("leagues/imports/<int:import_id>/", league_import_status, name="league_import_status"),
 ]

@@ -49,6 +49,17 @@ class Page:
     click: str | None = None
 
 
+#: A league import's page as it goes, and as it ends.
+IMPORT_STAGES: dict[str, dict[str, Any]] = {
+    "checking": {"status": "checking", "games": 120, "games_checked": 30},
+    "done": {"status": "done", "games": 120, "games_checked": 120},
+    "failed": {
+        "status": "failed",
+        "error": "games[118] (game 4021).hands[12] (hand 13).input.results[0].cards[3]: "
+        "'1Z' is not a card of this deck",
+    },
+}
+
 PAGES: list[Page] = [
     Page("home-signed-out", "/", signed_in=False),
     Page("home", "/"),
@@ -83,6 +94,7 @@ PAGES: list[Page] = [
     Page("head-to-head", "/leagues/{league}/head-to-head/?a={long_player}&b={joe}"),
     Page("player", "/players/{long_player}/?league={league}"),
     Page("import", "/leagues/import/"),
+    *(Page(f"import-{stage}", f"/leagues/imports/{{import_{stage}}}/") for stage in IMPORT_STAGES),
     Page("players", "/players/"),
     Page("result-public", "/r/{public_token}/", signed_in=False),
 ]
@@ -144,6 +156,12 @@ def seed() -> dict[str, Any]:
     done = Game.objects.get(pk=ids["dirt_done"])
     ids["public_token"] = result_publish(game=done, state=game_state(done))
     Player.objects.create(name="Test X", created_by=owner, hidden=True)
+    from scorekeeper.models import LeagueImport
+
+    for stage, fields in IMPORT_STAGES.items():
+        made = LeagueImport.objects.create(owner=owner, size=2_400_000, **fields)
+        ids[f"import_{stage}"] = made.pk
+    LeagueImport.objects.filter(status="done").update(league=league)
     return ids
 
 

@@ -1,6 +1,7 @@
-"""The background worker (``manage.py worker``) over HTTP: a correction to an old
-league game is carried through the later games' ratings off the request, and the
-standings catch up without anyone waiting on the league lock."""
+"""The background worker (``manage.py worker``) over HTTP: a league sent to the API is
+imported by it, then a correction to an old league game is carried through the later
+games' ratings off the request, and the standings catch up without anyone waiting on
+the league lock."""
 
 from __future__ import annotations
 
@@ -55,10 +56,16 @@ def test_a_correction_to_an_old_game_is_rerated_by_the_worker(base_url: str) -> 
     auth = {"Authorization": f"Token {token.json()['token']}"}
     suffix = secrets.token_hex(3)
 
-    imported = api.post("/api/v1/leagues/import/", json_body=_backup(suffix), headers=auth)
-    assert imported.status_code == 201, imported.text
-    league_id = imported.json()["id"]
-    assert imported.json()["games"] == GAMES
+    # The worker imports the league, then carries the correction through it.
+    queued = api.post("/api/v1/leagues/import/", json_body=_backup(suffix), headers=auth)
+    assert queued.status_code == 202, queued.text
+    deadline = time.monotonic() + 90
+    while (imported := api.get(queued.header("Location"), headers=auth).json())["status"] != "done":
+        assert imported["status"] != "failed", imported
+        assert time.monotonic() < deadline, f"the worker did not import the league: {imported}"
+        time.sleep(0.5)
+    league_id = imported["league"]
+    assert imported["progress"] == {"games_checked": GAMES, "games": GAMES}
     names = {p: f"Worker {p} {suffix}" for p in PLAYERS}
     wins, updating = _wins(api, league_id, auth)
     assert wins == {names[p]: GAMES // 4 for p in PLAYERS}

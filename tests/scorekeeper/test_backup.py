@@ -29,6 +29,7 @@ from scorekeeper.models import (
     HandRevision,
     IdempotencyRecord,
     League,
+    LeagueImport,
     Membership,
     Player,
     PlayerStanding,
@@ -609,6 +610,8 @@ def upload(data: Any, name: str = "league.json") -> SimpleUploadedFile:
 
 
 def test_import_page_creates_a_league(league: League, bo_client: Client) -> None:
+    """The upload leads to the import's page, which (the worker done: tasks run at once
+    here) names the new league and links to it."""
     page = bo_client.get("/leagues/import/")
     assert page.status_code == 200
     assert b'enctype="multipart/form-data"' in page.content
@@ -616,14 +619,18 @@ def test_import_page_creates_a_league(league: League, bo_client: Client) -> None
     imported = League.objects.exclude(pk=league.pk).get()
     assert imported.owner.username == "bo"
     assert response.status_code == 302
-    assert response["Location"].endswith(f"/leagues/{imported.pk}/")
+    assert response["Location"].startswith("/leagues/imports/")
+    done = html.unescape(bo_client.get(response["Location"]).content.decode())
+    assert "Imported “Thursday table”: 5 games." in done
+    assert f'href="/leagues/{imported.pk}/"' in done
+    assert "hx-trigger" not in done  # over: nothing more to ask
+    assert "http-equiv" not in done
     assert Game.objects.filter(league=imported).count() == 5
 
 
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (b"\xff\xfe\x00garbage", "not a text file"),
         (b'{"format": ', "not valid JSON (line 1, column 12"),
         (
             json.dumps(
@@ -642,9 +649,30 @@ def test_import_page_creates_a_league(league: League, bo_client: Client) -> None
 def test_import_page_explains_a_bad_file(bo_client: Client, body: bytes, message: str) -> None:
     before = counts()
     response = bo_client.post("/leagues/import/", {"file": upload(body)})
+    assert response.status_code == 302
+    page = bo_client.get(response["Location"])
+    assert message in html.unescape(page.content.decode())
+    assert "Nothing was saved." in page.content.decode()
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"\xff\xfe\x00garbage", "not a text file"),
+        (b"[1, 2]", "does not hold a JSON object"),
+        (b"", "The submitted file is empty."),
+    ],
+)
+def test_import_page_refuses_what_is_no_json_object_at_once(
+    bo_client: Client, body: bytes, message: str
+) -> None:
+    before = counts()
+    response = bo_client.post("/leagues/import/", {"file": upload(body)})
     assert response.status_code == 200
     assert message in html.unescape(response.content.decode())
     assert counts() == before
+    assert not LeagueImport.objects.exists()
 
 
 def test_import_page_needs_a_file(bo_client: Client) -> None:
@@ -682,14 +710,22 @@ def test_api_export_is_for_the_league_only(league: League, anon_api: APIClient) 
 
 
 def test_api_import(league: League, other_user: User) -> None:
+    """202 and the import, which says where it is read; done at once here (tasks run at
+    once in the tests), it names the new league."""
     client = APIClient()
     client.force_authenticate(other_user)
     response = client.post("/api/v1/leagues/import/", league_export_json(league), format="json")
-    assert response.status_code == 201
+    assert response.status_code == 202
     body = response.json()
-    assert body["name"] == "Thursday table"
-    assert (body["games"], body["players"], body["players_reused"]) == (5, 5, 1)
-    assert League.objects.get(pk=body["id"]).owner == other_user
+    url = f"http://testserver/api/v1/leagues/imports/{body['id']}/"
+    assert response["Location"] == body["url"] == url
+    assert type(response["Location"]) is str  # as WSGI (PEP 3333) has headers
+    assert body["status"] == "done"
+    assert body["progress"] == {"games_checked": 5, "games": 5}
+    assert body["error"] is None
+    imported = League.objects.get(pk=body["league"])
+    assert (imported.name, imported.owner) == ("Thursday table", other_user)
+    assert client.get(url).json() == body
 
 
 def test_api_import_refuses_a_bad_file(league: League, api: APIClient) -> None:
@@ -697,14 +733,17 @@ def test_api_import_refuses_a_bad_file(league: League, api: APIClient) -> None:
     _card_not_in_deck(data)
     before = counts()
     response = api.post("/api/v1/leagues/import/", data, format="json")
-    assert response.status_code == 400
-    (message,) = response.json()["games"]
-    assert message.startswith("games[0] (game ")
-    assert "hands[1] (hand 2)" in message
-    assert "1Z" in message
+    assert response.status_code == 202
+    body = response.json()
+    assert (body["status"], body["league"]) == ("failed", None)
+    assert body["error"].startswith("games[0] (game ")
+    assert "hands[1] (hand 2)" in body["error"]
+    assert "1Z" in body["error"]
+    assert api.get(body["url"]).json()["error"] == body["error"]
     assert counts() == before
     response = api.post("/api/v1/leagues/import/", "not json", content_type="application/json")
     assert response.status_code == 400
+    assert "does not hold a JSON object" in response.json()["file"][0]
 
 
 def test_api_import_refuses_an_oversized_file(

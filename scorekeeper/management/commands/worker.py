@@ -4,7 +4,9 @@ options), which also
 * resumes the league re-rates left unfinished: at start and every ``--sweep-interval``
   seconds a thread queues a re-rate of every league whose ratings are still marked out
   of date with none waiting (:func:`scorekeeper.tasks.resume_rerates`), so a task that
-  failed, or died with a killed worker, is picked up again from its mark;
+  failed, or died with a killed worker, is picked up again from its mark; and the same
+  sweep queues again a league import cut short
+  (:func:`scorekeeper.services.backup.resume_league_imports`);
 * reports that it is alive every ``WORKER_HEARTBEAT_SECONDS`` (a row of
   :class:`~scorekeeper.models.WorkerHeartbeat`, read by ``/healthz``);
 * outlives the database going away (a restart): the error is logged and the worker
@@ -31,6 +33,7 @@ from django_tasks_db.management.commands import db_worker
 
 from scorekeeper.models import WorkerHeartbeat
 from scorekeeper.outages import first_line
+from scorekeeper.services.backup import resume_league_imports
 from scorekeeper.tasks import resume_rerates
 
 logger = logging.getLogger("django_tasks_db")
@@ -67,14 +70,17 @@ class Worker(db_worker.Worker):
             self._stopped.set()
 
     def sweep(self) -> None:
-        """Queue a re-rate of every league left unfinished (with this thread's own
-        connection, closed afterwards)."""
+        """Queue a re-rate of every league left unfinished and every import cut short
+        (with this thread's own connection, closed afterwards)."""
         try:
             resumed = resume_rerates()
             if resumed:
                 logger.info("Re-rating resumed for leagues %s", resumed)
+            imports = resume_league_imports()
+            if imports:
+                logger.info("League imports cut short queued again: %s", imports)
         except (OperationalError, InterfaceError) as error:
-            logger.warning("Could not look for unfinished re-rates (%s).", first_line(error))
+            logger.warning("Could not look for unfinished work (%s).", first_line(error))
         finally:
             connection.close()
 

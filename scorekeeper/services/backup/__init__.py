@@ -3,7 +3,9 @@
 * :mod:`.export` writes the exports (a download is the whole file or an error);
 * :mod:`.schema` declares what a backup file may hold (types, ranges, sizes, depths);
 * :mod:`.checking` checks what a file means (references, every hand through the engine);
-* :mod:`.importing` creates a new league from a checked file, in one transaction.
+* :mod:`.importing` creates a new league from a checked file, in one transaction;
+* :mod:`.uploads` keeps a file sent to the page or the API and imports it in the
+  background worker, with its progress.
 """
 
 from scorekeeper.services.backup.checking import league_import_check, remap_player_ids
@@ -26,6 +28,7 @@ from scorekeeper.services.backup.export import (
 from scorekeeper.services.backup.importing import (
     ImportResult,
     league_import,
+    league_import_checked,
     league_import_json,
 )
 from scorekeeper.services.backup.schema import (
@@ -35,6 +38,13 @@ from scorekeeper.services.backup.schema import (
     MAX_HANDS,
     MAX_IMPORT_BYTES,
     load_backup,
+    upload_check,
+)
+from scorekeeper.services.backup.uploads import (
+    ImportsWaiting,
+    league_import_queue,
+    league_import_run,
+    resume_league_imports,
 )
 
 __all__ = [
@@ -48,6 +58,7 @@ __all__ = [
     "MAX_IMPORT_BYTES",
     "ExportFailed",
     "ImportResult",
+    "ImportsWaiting",
     "attachment",
     "export_file",
     "export_filename",
@@ -58,9 +69,14 @@ __all__ = [
     "league_export_json_text",
     "league_import",
     "league_import_check",
+    "league_import_checked",
     "league_import_json",
+    "league_import_queue",
+    "league_import_run",
     "league_players",
     "load_backup",
     "remap_player_ids",
+    "resume_league_imports",
+    "upload_check",
     "write_export",
 ]

@@ -7,7 +7,7 @@ file (``games[3].hands[12] (hand 13): …``). The result is the file as plain re
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -306,10 +306,13 @@ def _check_game(index: int, entry: Mapping[str, Any], known: set[int]) -> GameIn
     )
 
 
-def league_import_check(data: object) -> LeagueIn:
+def league_import_check(
+    data: object, *, progress: Callable[[int, int], None] | None = None
+) -> LeagueIn:
     """Check a whole export without writing anything; :class:`RuleError` at the first
     problem, its ``field`` the top-level key concerned and its message the place in the
-    file (``games[3] (game 120).hands[1]: …``)."""
+    file (``games[3] (game 120).hands[1]: …``). ``progress(checked, total)`` is told of
+    each game before it is checked, and once all are."""
     doc = _check_header(data)
     problem = schema_error(doc)
     if problem is not None:
@@ -317,7 +320,14 @@ def league_import_check(data: object) -> LeagueIn:
     players = _check_players(doc["players"])
     known = {p.id for p in players}
     members = _check_members(doc.get("members") or [], known)
-    games = [_check_game(index, raw, known) for index, raw in enumerate(doc.get("games") or [])]
+    raw_games = doc.get("games") or []
+    games = []
+    for index, raw in enumerate(raw_games):
+        if progress is not None:
+            progress(index, len(raw_games))
+        games.append(_check_game(index, raw, known))
+    if progress is not None:
+        progress(len(raw_games), len(raw_games))
     league = doc["league"]
     return LeagueIn(
         name=_name(league["name"]),

@@ -30,7 +30,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.memory import give_back_after_request
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -48,6 +47,7 @@ from scorekeeper.ratings.rebuild import league_stats_rebuild
 from scorekeeper.selectors.games import seat_results
 from scorekeeper.services.backup.checking import (
     GameIn,
+    LeagueIn,
     PlayerIn,
     league_import_check,
     remap_player_ids,
@@ -108,8 +108,15 @@ def league_import(
     file's timestamps; player ids inside the hands are translated to the new ids. The
     results are then computed again by the engine and the league's statistics rebuilt.
     ``trusted``/``create_users``: see the module docstring."""
-    give_back_after_request()  # the file and what was made of it, once answered
     checked = league_import_check(data)
+    return league_import_checked(checked, owner=owner, trusted=trusted, create_users=create_users)
+
+
+def league_import_checked(
+    checked: LeagueIn, *, owner: User, trusted: bool = False, create_users: bool = False
+) -> ImportResult:
+    """Write a file :func:`league_import_check` accepted, in one transaction (see
+    :func:`league_import`)."""
     now = timezone.now()
     with transaction.atomic():
         accounts = _Accounts(owner, trusted=trusted, create_users=create_users)

@@ -15,6 +15,8 @@ most 1000 (got 1000000000000000000000000000000)``.
 
 from __future__ import annotations
 
+import codecs
+import functools
 import json
 import unicodedata
 from collections.abc import Callable
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
-from scorekeeper.memory import give_back
 from scorekeeper.models import PLAYER_COLOURS, HandAction
 from scorekeeper.services.invites import GUEST_NAME_MAX
 from scorekeeper.validation import MAX_HANDS, clean_name
@@ -119,27 +120,26 @@ _INPUT_LEAF = _x(
 )
 
 
-def _input_level(inner: dict[str, Any]) -> dict[str, Any]:
+def _input_level(inner: str) -> dict[str, Any]:
+    """A level of a hand input: a leaf, or a list or object of the ``inner`` level's."""
+    inner_ref = {"$ref": f"#/definitions/{inner}"}
     return _x(
         {
             **_INPUT_LEAF,
             "type": ["null", "boolean", "integer", "string", "array", "object"],
             "maxItems": 200,
-            "items": inner,
+            "items": inner_ref,
             "maxProperties": 40,
             "propertyNames": {"$ref": "#/definitions/key"},
             "properties": {
                 key: {"$ref": "#/definitions/player_ref"}
                 for key in ("winner", "player", "bower_holder")
             },
-            "additionalProperties": inner,
+            "additionalProperties": inner_ref,
         },
         pattern="must be plain ASCII text",
     )
 
-
-_INPUT = _input_level(_input_level(_input_level(_input_level(_INPUT_LEAF))))
-_INPUT["type"] = "object"
 
 LEAGUE_SCHEMA: dict[str, Any] = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -252,7 +252,13 @@ LEAGUE_SCHEMA: dict[str, Any] = {
             "propertyNames": {"$ref": "#/definitions/key"},
             "additionalProperties": _INPUT_LEAF,
         },
-        "input": _INPUT,
+        # Each level a definition of its own, referred to by the next: inlined, the four
+        # levels made 2⁴ copies of the leaf and 2.4 MB of compiled Python.
+        "input_leaf": _INPUT_LEAF,
+        "input_1": _input_level("input_leaf"),
+        "input_2": _input_level("input_1"),
+        "input_3": _input_level("input_2"),
+        "input": {**_input_level("input_3"), "type": "object"},
         "game": {
             "type": "object",
             "required": ["ruleset", "seats"],
@@ -355,48 +361,19 @@ LEAGUE_SCHEMA: dict[str, Any] = {
 }
 
 
-def _inlined(schema: Any, definitions: dict[str, Any]) -> Any:
-    """The schema with every ``$ref`` replaced by its definition (none is recursive):
-    the compiled checks then call no function per reference."""
-    if isinstance(schema, dict):
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/definitions/"):
-            return _inlined(definitions[ref.removeprefix("#/definitions/")], definitions)
-        return {
-            key: value if key in ("x-messages", "definitions") else _inlined(value, definitions)
-            for key, value in schema.items()
-            if key != "definitions"
-        }
-    if isinstance(schema, list):
-        return [_inlined(item, definitions) for item in schema]
-    return schema
-
-
-#: Keep the compiled schema once made (the test suite, which imports hundreds of files);
-#: a server compiles it for each import and gives the memory back after.
-KEEP_COMPILED = False
-_kept: Callable[[object], object] | None = None
-
-
+@functools.cache
 def _compiled() -> Callable[[object], object]:
-    """The schema compiled to Python (fastjsonschema): checking a 20 MB file takes
-    seconds. The validator is 2.4 MB of source whose code holds over 100 MB, which no
-    process serving pages should carry (``bench/footprint_bench.py``): it is compiled
-    when an import checks a file (half a second, next to the seconds an import of any
-    size takes) and dropped after it (:func:`schema_error`)."""
-    global _kept
-    if _kept is not None:
-        return _kept
+    """The schema compiled to Python by fastjsonschema (checking a 20 MB file takes a
+    few seconds), once per process that checks files: the background worker's import,
+    ``manage.py import_league``. Each definition a function of its own, the validator is
+    about 250 KB of source, compiled in a tenth of a second to some 5 MB."""
     import fastjsonschema
 
-    validate: Callable[[object], object] = fastjsonschema.compile(
-        _inlined(LEAGUE_SCHEMA, LEAGUE_SCHEMA["definitions"]),
+    return fastjsonschema.compile(
+        LEAGUE_SCHEMA,
         formats={"text": _is_text, "name": _is_name, "timestamp": _is_timestamp},
         use_default=False,
     )
-    if KEEP_COMPILED:
-        _kept = validate
-    return validate
 
 
 _TYPE_NAMES = {
@@ -484,9 +461,8 @@ def schema_error(data: object) -> RuleError | None:
     has the declared shape."""
     from fastjsonschema import JsonSchemaValueException
 
-    validate = _compiled()
     try:
-        validate(data)
+        _compiled()(data)
     except JsonSchemaValueException as error:
         at = _place(error.name)
         field = at.split(".")[0].split("[")[0]
@@ -495,16 +471,34 @@ def schema_error(data: object) -> RuleError | None:
         field = field or "format"
         message = _message(error)
         return RuleError(f"{at}: {message}" if at else message, field)
-    finally:
-        if _kept is None:
-            del validate
-            give_back()
     return None
 
 
 #: The largest backup the pages and the API take (a league of several thousand games fits
 #: comfortably; bigger ones go through ``manage.py import_league``).
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+_NOT_TEXT = "This is not a text file: choose the .json file of a league backup."
+
+
+def upload_check(raw: bytes) -> None:
+    """What the page and the API check of a backup before they queue its import, with
+    no more work than reading its start: text (UTF-8) beginning a JSON object.
+    :class:`RuleError` (field ``file``) otherwise. The rest needs the whole file parsed
+    and checked (:func:`load_backup`, the schema, the games), which the background
+    worker does: a web process never holds a parsed file."""
+    head = codecs.getincrementaldecoder("utf-8-sig")()
+    try:
+        start = head.decode(raw[:4096]).lstrip()
+    except UnicodeDecodeError:
+        raise RuleError(_NOT_TEXT, "file") from None
+    if not start.startswith("{"):
+        raise RuleError(
+            "This file does not hold a JSON object, so it is not a league backup: choose "
+            "the .json file downloaded from a league page.",
+            "file",
+        )
 
 
 def _no_constant(name: str) -> None:
@@ -518,9 +512,7 @@ def load_backup(raw: bytes | str) -> object:
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
     except UnicodeDecodeError:
-        raise RuleError(
-            "This is not a text file: choose the .json file of a league backup.", "file"
-        ) from None
+        raise RuleError(_NOT_TEXT, "file") from None
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
