@@ -5,14 +5,17 @@ tests use the system ``chromium``; without it they skip, unless
 
 from __future__ import annotations
 
+import copy
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
 from tests.browser.closing import close_context, quiet_page
+from tests.scorekeeper.events_server import events_server
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls in fixtures are
 # still synchronous, so Django must not refuse them.
@@ -112,3 +115,15 @@ def signed_in_page(
         return page
 
     return sign_in
+
+
+@pytest.fixture
+def events(settings: Any) -> Iterator[str]:
+    """An events server of the test's own (tests/scorekeeper/events_server.py), which the
+    sheets' pages are told of and their content security policy lets them reach."""
+    with events_server() as (base, _app):
+        settings.LIVE_EVENTS_URL = f"{base}/events/"
+        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
+        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
+        settings.CONTENT_SECURITY_POLICY = policy
+        yield base

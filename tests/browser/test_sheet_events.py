@@ -4,8 +4,6 @@ the other shows on it without a reload, fetched as the changed rows only."""
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,19 +14,8 @@ from scorekeeper.models import Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.closing import close_context
 from tests.browser.sheet_ui import watch
-from tests.scorekeeper.events_server import events_server
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def events(settings: Any) -> Iterator[str]:
-    with events_server() as (base, _app):
-        settings.LIVE_EVENTS_URL = f"{base}/events/"
-        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
-        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
-        settings.CONTENT_SECURITY_POLICY = policy
-        yield base
 
 
 def second_phone(browser: Any, live_server: Any) -> Any:

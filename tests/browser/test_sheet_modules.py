@@ -6,10 +6,8 @@ of its own): the page fills in its own."""
 
 from __future__ import annotations
 
-import copy
 import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,19 +17,8 @@ from playwright.sync_api import expect
 from scorekeeper.models import Hand, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.sheet_ui import watch
-from tests.scorekeeper.events_server import events_server
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def events(settings: Any) -> Iterator[str]:
-    with events_server() as (base, _app):
-        settings.LIVE_EVENTS_URL = f"{base}/events/"
-        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
-        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
-        settings.CONTENT_SECURITY_POLICY = policy
-        yield base
 
 
 def screw_game() -> tuple[Any, dict[str, Player]]:

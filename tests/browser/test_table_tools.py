@@ -6,10 +6,8 @@ hand saved on a phone. Screenshots go to $SCREENSHOTS (light and dark) when set.
 
 from __future__ import annotations
 
-import copy
 import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,20 +19,9 @@ from scorekeeper.services.games import game_create
 from scorekeeper.services.invites import invite_create
 from tests.browser.closing import close_context
 from tests.browser.sheet_ui import watch
-from tests.scorekeeper.events_server import events_server
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("SCREENSHOTS", "")
-
-
-@pytest.fixture
-def events(settings: Any) -> Iterator[str]:
-    with events_server() as (base, _app):
-        settings.LIVE_EVENTS_URL = f"{base}/events/"
-        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
-        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], base]
-        settings.CONTENT_SECURITY_POLICY = policy
-        yield base
 
 
 def phone(browser: Any, width: int = 360, height: int = 740) -> Any:
