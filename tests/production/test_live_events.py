@@ -9,7 +9,6 @@ import html as htmllib
 import json
 import os
 import re
-import secrets
 import time
 from urllib.parse import urljoin, urlsplit
 
@@ -30,20 +29,9 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
     api = Session(base_url)
     token = api.post("/api/v1/auth/token/", json_body={"username": "demo", "password": "demo"})
     auth = {"Authorization": f"Token {token.json()['token']}"}
-    suffix = secrets.token_hex(3)
-    seats = [
-        api.post("/api/v1/players/", json_body={"name": f"L{i} {suffix}"}, headers=auth).json()[
-            "id"
-        ]
-        for i in range(3)
-    ]
-    game = api.post(
-        "/api/v1/games/",
-        json_body={"ruleset": "screw-your-neighbour", "players": seats},
-        headers=auth,
-    ).json()
+    game_id, seats = new_game(base_url, auth)
 
-    page = demo.get(f"/games/{game['id']}/")
+    page = demo.get(f"/games/{game_id}/")
     assert page.status_code == 200
     poller = re.search(r'<div id="sheet-poller"[^>]*>', page.text, flags=re.S)
     assert poller is not None
@@ -64,7 +52,7 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
             if health.get("/health").json()["streams"] >= 1:
                 break
         hand = api.post(
-            f"/api/v1/games/{game['id']}/hands/", json_body={"winner": seats[1]}, headers=auth
+            f"/api/v1/games/{game_id}/hands/", json_body={"winner": seats[1]}, headers=auth
         )
         assert hand.status_code == 201, hand.text
         event = stream.event(timeout=15)
@@ -75,7 +63,7 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
 
     # What the phone asks next: only the changed row, through gunicorn.
     delta = demo.get(
-        f"/games/{game['id']}/live/?v={version}&hand=1&from=1&to={version + 1}",
+        f"/games/{game_id}/live/?v={version}&hand=1&from=1&to={version + 1}",
         headers={"HX-Request": "true"},
     )
     assert delta.status_code == 200
