@@ -107,6 +107,14 @@ function wake(item) {
   document.dispatchEvent(new CustomEvent("sk:outbox", { detail: { item: item } }));
 }
 
+/* The page's form token, as htmx sends it with every request (the body's hx-headers):
+   what an item sent by fetch() carries, so that it is the page's current one. */
+function csrfToken() {
+  try {
+    return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  } catch (e) { return ""; }
+}
+
 export const outbox = {
-  open, list, put, remove, kindOf, newKey, nextSeq, sender, senderFor, wake
+  open, list, put, remove, kindOf, newKey, nextSeq, sender, senderFor, wake, csrfToken
 };

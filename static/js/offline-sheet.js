@@ -268,17 +268,11 @@ document.addEventListener("sk:panel", function (e) {
 
 // ---- saving a hand ----------------------------------------------------------------
 
-function csrfHeader() {
-  try {
-    return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-  } catch (e) { return ""; }
-}
-
 /* A kept hand is sent with the page's current form token, not the one its form had when
    it was kept: a sign-in elsewhere, or a page served from the phone's copy, may have
    made that one stale. */
 function withCurrentToken(body) {
-  var params = new URLSearchParams(body), token = csrfHeader();
+  var params = new URLSearchParams(body), token = store.csrfToken();
   if (token) params.set("csrfmiddlewaretoken", token);
   return params.toString();
 }
@@ -290,7 +284,7 @@ function renewToken(html) {
   var headers = doc.body ? doc.body.getAttribute("hx-headers") : null;
   var token = "";
   try { token = JSON.parse(headers || "{}")["X-CSRFToken"] || ""; } catch (e) { token = ""; }
-  if (!token || token === csrfHeader()) return false;
+  if (!token || token === store.csrfToken()) return false;
   document.body.setAttribute("hx-headers", headers);
   document.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (input) {
     input.value = token;
@@ -531,7 +525,7 @@ document.addEventListener("sk:outbox", function (e) {
 
 function fillIn(root) {
   if (!root || !root.querySelectorAll) return;
-  var token = csrfHeader();
+  var token = store.csrfToken();
   if (token) {
     root.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (input) {
       if (!input.value) input.value = token;

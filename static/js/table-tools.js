@@ -24,10 +24,6 @@ var outboxOk = false;    // the sheet's outbox sends them (offline-sheet.js)
 
 function near(a, b) { return a !== null && b !== null && Math.abs(a - b) < 1500; }
 
-function csrf() {
-  try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
-  catch (e) { return ""; }
-}
 function now() { return Date.now() + offset; }   // the server's clock, as well as known
 function $(sel) { return el ? el.querySelector(sel) : null; }
 function all(sel) { return el ? Array.prototype.slice.call(el.querySelectorAll(sel)) : []; }
@@ -209,7 +205,7 @@ function send(a, to) {
   var sentAt = Date.now();
   return fetch(to || url, {
     method: "POST", credentials: "same-origin", body: body,
-    headers: { "X-CSRFToken": csrf(), Accept: "application/json" }
+    headers: { "X-CSRFToken": outbox.csrfToken(), Accept: "application/json" }
   }).then(function (r) {
     if (r.status >= 500 || r.status === 429 || r.status === 408) throw new Error("not yet");
     return r.json().then(function (data) { return { ok: r.ok, data: data, sentAt: sentAt }; },
