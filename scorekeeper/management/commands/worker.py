@@ -50,8 +50,10 @@ class Worker(db_worker.Worker):
 
     def run(self) -> None:
         self.sweep()
+        heartbeat = None
         if not self.batch:
-            threading.Thread(target=self.beats, name="heartbeat", daemon=True).start()
+            heartbeat = threading.Thread(target=self.beats, name="heartbeat", daemon=True)
+            heartbeat.start()
         if self.sweep_interval and not self.batch:
             threading.Thread(target=self.sweeps, name="resume-rerates", daemon=True).start()
         try:
@@ -68,6 +70,9 @@ class Worker(db_worker.Worker):
                     time.sleep(RECONNECT_SECONDS)
         finally:
             self._stopped.set()
+            if heartbeat is not None:
+                # Its last word, the heartbeat deleted, is said before the worker ends.
+                heartbeat.join(timeout=10)
 
     def sweep(self) -> None:
         """Queue a re-rate of every league left unfinished and every import cut short
