@@ -19,7 +19,7 @@ from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.api.game_serializers import CHANGE_ERRORS, ERRORS
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess, find_game_access
-from scorekeeper.selectors.table import game_table, hand_in_play, state_of
+from scorekeeper.selectors.table import folded, game_table, hand_in_play
 from scorekeeper.services.table import ACTIONS, parse_action, table_act
 
 
@@ -68,7 +68,8 @@ class GameTableApi(APIView):
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(game_table(_access(request, game_id).game))
+        game = _access(request, game_id).game
+        return Response(game_table(game, *folded(game)))
 
     @extend_schema(
         operation_id="games_table_act",
@@ -84,7 +85,7 @@ class GameTableApi(APIView):
             raise PermissionDenied("Only the game's owner and members of its league may.")
         body = request.data if isinstance(request.data, dict) else {}
         act = parse_action(body)
-        state, _ = state_of(access.game)
+        state, names = folded(access.game)
         try:
             table_act(
                 game=access.game,
@@ -96,7 +97,7 @@ class GameTableApi(APIView):
         except Game.DoesNotExist:
             raise NotFound(f"There is no game {game_id} that you can see.") from None
         access.game.refresh_from_db()
-        return Response(game_table(access.game))
+        return Response(game_table(access.game, state, names))
 
 
 urlpatterns = [

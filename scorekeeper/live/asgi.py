@@ -217,7 +217,8 @@ class EventsApp:
                 }
             )
             version = await self.versions.of(game)
-            await send({"type": "http.response.body", "body": hello(version), "more_body": True})
+            said = hello(version, self.versions.tools_of(game))
+            await send({"type": "http.response.body", "body": said, "more_body": True})
             while True:
                 message = await subscriber.next(self.heartbeat)
                 if message is None:

@@ -34,10 +34,15 @@ def encode_tools(revision: int | None) -> bytes:
 RESYNC = encode(None, None)
 
 
-def hello(version: int | None) -> bytes:
-    """A stream's first event: the version its game is at (``{"v": 8}``), so that a phone
-    showing it asks nothing; None: unknown (the phone asks for the sheet)."""
-    data = json.dumps({"v": version}, separators=(",", ":"))
+def hello(version: int | None, tools: int | None = None) -> bytes:
+    """A stream's first event: the version its game is at and its table tools'
+    revision (``{"v": 8, "r": 3}``), so that a phone showing both asks nothing; a
+    version None: unknown (the phone asks for the sheet); no ``r``: the revision is
+    unknown."""
+    said: dict[str, int | None] = {"v": version}
+    if tools is not None:
+        said["r"] = tools
+    data = json.dumps(said, separators=(",", ":"))
     return f"event: hello\ndata: {data}\n\n".encode()
 
 

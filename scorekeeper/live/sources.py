@@ -74,6 +74,8 @@ def deliver(hub: Hub, text: str, versions: Versions | None = None) -> int:
         return hub.revoke(*revoked)
     tools = notify.parse_tools(text)
     if tools is not None:
+        if versions is not None and hub.watches(tools[0]):
+            versions.heard_tools(*tools)
         return hub.publish(tools[0], encode_tools(tools[1]))
     parsed = notify.parse(text)
     if parsed is None:
@@ -151,13 +153,22 @@ def invite_is_live(game: int, invite: int) -> bool:
 
 
 def _versions(ids: Iterable[int]) -> dict[int, int]:
+    return {game: version for game, (version, _) in _seen(ids).items()}
+
+
+def _seen(ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Each game's version and its table tools' revision (0: never used), one query a
+    batch."""
     from scorekeeper.models import Game
 
-    found: dict[int, int] = {}
+    found: dict[int, tuple[int, int]] = {}
     ids = list(ids)
     for start in range(0, len(ids), BATCH):
         chunk = ids[start : start + BATCH]
-        found.update(Game.objects.filter(pk__in=chunk).values_list("pk", "version"))
+        rows = Game.objects.filter(pk__in=chunk).values_list(
+            "pk", "version", "tablestate__revision"
+        )
+        found.update((pk, (version, revision or 0)) for pk, version, revision in rows)
     return found
 
 
@@ -175,9 +186,10 @@ def _tool_revisions(ids: Iterable[int]) -> dict[int, int]:
     return found
 
 
-async def versions_of(games: list[int]) -> dict[int, int]:
-    """The versions of these games (one query a batch), for :class:`Versions`."""
-    return await orm(_versions, games)
+async def versions_of(games: list[int]) -> dict[int, tuple[int, int]]:
+    """The versions and tools revisions of these games (one query a batch), for
+    :class:`Versions`."""
+    return await orm(_seen, games)
 
 
 async def poll(
@@ -226,6 +238,8 @@ async def poll(
                         hub.publish(game, encode(version, None))
                     known[game] = version
                     revision = tools.get(game)
+                    if versions is not None and version is not None:
+                        versions.heard_tools(game, revision or 0)
                     # A game first seen here: its phones read the tools when their
                     # stream opened, maybe just before a change this round sees.
                     seen = known_tools.get(game) if game in known_tools else None

@@ -1,13 +1,16 @@
-"""What version each watched game is at, for the first message of a stream.
+"""What version each watched game is at, and its table tools' revision, for the first
+message of a stream.
 
-A stream that opens tells its phone at once which version its game is at (``hello``),
-so that only a phone that is behind asks Django for the sheet: after a restart of the
-events server, 4,000 phones reconnecting ask Django nothing when nothing changed.
+A stream that opens tells its phone at once which version its game is at and which
+revision its table tools are at (``hello``), so that only a phone that is behind asks
+Django for the sheet or the tools: after a restart of the events server, 4,000 phones
+reconnecting ask Django nothing when nothing changed.
 
-The versions come from the notifications this process already hears (every change says
-its version), and for a game not heard of since the process started, from one query
-for all the games whose streams opened within :data:`GATHER_SECONDS` — a reconnect
-storm costs a few queries, not one per phone. Pure asyncio; the query is passed in."""
+Both come from the notifications this process already hears (every change says its
+version, every tap on the tools its revision), and for a game not heard of since the
+process started, from one query for all the games whose streams opened within
+:data:`GATHER_SECONDS` — a reconnect storm costs a few queries, not one per phone.
+Pure asyncio; the query is passed in."""
 
 from __future__ import annotations
 
@@ -21,7 +24,8 @@ log = logging.getLogger("scorekeeper.live")
 #: least time between two reads (each opens a database connection: a few ms of CPU).
 GATHER_SECONDS = 0.2
 
-Lookup = Callable[[list[int]], Awaitable[dict[int, int]]]
+#: The games' (version, tools revision) by id; a game that is gone is absent.
+Lookup = Callable[[list[int]], Awaitable[dict[int, tuple[int, int]]]]
 
 
 class Versions:
@@ -30,6 +34,8 @@ class Versions:
         #: Whether a stream of this process still watches a game (the hub says).
         self.watches = watches
         self.known: dict[int, int] = {}
+        #: The revision of each known game's table tools (0: never used).
+        self.tools: dict[int, int] = {}
         self._waiting: dict[int, list[asyncio.Future[int | None]]] = {}
         self._gathering: asyncio.Task[None] | None = None
 
@@ -38,16 +44,28 @@ class Versions:
         forget their game when the last one ends); ``version`` None: it was deleted."""
         if version is None:
             self.known.pop(game, None)
+            self.tools.pop(game, None)
         else:
             self.known[game] = max(version, self.known.get(game, 0))
+
+    def heard_tools(self, game: int, revision: int) -> None:
+        """A tap on the table tools was announced (of a game some stream here watches)."""
+        self.tools[game] = max(revision, self.tools.get(game, 0))
+
+    def tools_of(self, game: int) -> int | None:
+        """The revision of ``game``'s table tools, once :meth:`of` answered (None:
+        unknown)."""
+        return self.tools.get(game) if game in self.known else None
 
     def forget(self, games: Iterable[int] | None = None) -> None:
         """Changes may have been missed (the listener reconnected): ask again."""
         if games is None:
             self.known.clear()
+            self.tools.clear()
         else:
             for game in games:
                 self.known.pop(game, None)
+                self.tools.pop(game, None)
 
     async def of(self, game: int) -> int | None:
         """The version ``game`` is at; None when it is gone or the database cannot say."""
@@ -72,11 +90,12 @@ class Versions:
             except Exception as exc:  # the database is away: the phones ask Django
                 log.warning("live: could not read the games' versions (%s)", exc)
                 found = {}
-            for game, version in found.items():
+            for game, (version, revision) in found.items():
                 if self.watches(game):  # (a stream may have ended meanwhile)
                     self.heard(game, version)
+                    self.heard_tools(game, revision)
             for game, futures in waiting.items():
-                now = self.known.get(game, found.get(game))
+                now = self.known.get(game, found[game][0] if game in found else None)
                 for future in futures:
                     if not future.done():
                         future.set_result(now)

@@ -121,6 +121,9 @@ class Presenter:
     chart_title: ClassVar[str] = "Running totals after each hand"
     #: The scoreboard's unit of a score.
     unit: ClassVar[str] = "pts"
+    #: Whether ``table_tools`` offers any tool every phone shares (a timer, who leads,
+    #: a penalty, the direction): their state then rides with the live answer.
+    shares_table_tools: ClassVar[bool] = False
 
     def goal(self, options: Mapping[str, Any]) -> str:
         """How the game is won, in a few words, for these options."""

@@ -1,17 +1,24 @@
 """The table's shared tools as every phone reads them (``TableState``; the writes are
 ``services.table``): the timer with the server's clock, so each phone counts down to
-the same moment, and the hand in play's penalty, direction and leader."""
+the same moment, and the hand in play's penalty, direction and leader.
+
+What the tools show depends on the game's version (the hand in play, the players) and
+on the ``TableState``'s revision (one more at every tap): :func:`tools_tag` names that
+pair, for the tools' ``ETag`` and the live answer's cache key. The game's state comes
+from the caller (the sheet's per-version rows, ``web.sheet_context.rows_by_version``):
+nothing here folds or caches hands of its own."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import cache
 from django.utils import timezone
 
 from games import GameState, get_ruleset
 from scorekeeper.models import Game, TableState
+from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.games import game_state, player_names, version_key, with_rows
 
 
@@ -76,16 +83,43 @@ def table_answer(game: Game, hand: int, timer_seconds: int | None) -> dict[str, 
     }
 
 
-def state_of(game: Game) -> tuple[GameState, dict[int, str]]:
-    """The game's state and players' names, folded once per version of the game (the
-    tools read only the hand in play and the players)."""
-    key = f"table:state:{version_key(game)}"
-    found = cache.get(key)
-    if found is None:
-        with_rows(game)
-        found = (game_state(game), player_names(game))
-        cache.set(key, found)
-    return found
+def tools_for(state: GameState, names: dict[int, str]) -> TableTools | None:
+    """The tools of the hand in play (None: the game is over, or has none)."""
+    if state.next_hand is None:
+        return None
+    return presenter_for(state.config.ruleset).table_tools(state, state.next_hand, names)
+
+
+def shared(tools: TableTools | None) -> bool:
+    """Whether the tools hold anything every phone shares (the red-aces check alone is
+    the phone's own: nothing to read or send)."""
+    if tools is None:
+        return False
+    return bool(tools.timer or tools.lead_card or tools.penalty or tools.reverses)
+
+
+def shares_tools(ruleset: str) -> bool:
+    """Whether the game's tools hold anything every phone shares (Dirt, Dirty Deals)."""
+    return presenter_for(ruleset).shares_table_tools
+
+
+def tools_revision(game: Game) -> int:
+    """The revision of the game's shared tools (0: never changed): one indexed read."""
+    found = TableState.objects.filter(game_id=game.pk).values_list("revision", flat=True)
+    return next(iter(found), 0)
+
+
+def tools_tag(game: Game, revision: int, may_change: bool) -> str:
+    """What the tools' answer to a viewer depends on: the game at its version, the
+    tools' revision and whether the viewer may change them."""
+    return f"{version_key(game)}:{revision}:{int(may_change)}"
+
+
+def folded(game: Game) -> tuple[GameState, dict[int, str]]:
+    """The game's state and players' names read and folded now (the API's reads; the
+    pages take the sheet's per-version rows instead)."""
+    with_rows(game)
+    return game_state(game), player_names(game)
 
 
 def hand_in_play(state: GameState) -> int:
@@ -93,9 +127,9 @@ def hand_in_play(state: GameState) -> int:
     return int(state.next_hand["number"]) if state.next_hand else 0
 
 
-def game_table(game: Game) -> dict[str, Any]:
-    """:func:`table_answer` for the game as it is now, with the leader's name."""
-    state, names = state_of(game)
+def game_table(game: Game, state: GameState, names: dict[int, str]) -> dict[str, Any]:
+    """:func:`table_answer` for the game at ``state`` (its current one), with the
+    leader's name and whether the game is over."""
     seconds = get_ruleset(game.ruleset).table_timer_seconds(state.config.options)
     data = table_answer(game, hand_in_play(state), seconds)
     data["leader_name"] = names.get(data["leader"]) if data["leader"] else None

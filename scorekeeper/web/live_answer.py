@@ -18,6 +18,7 @@ from django.http import HttpRequest
 
 from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import version_key
+from scorekeeper.selectors.table import shares_tools, tools_revision
 from scorekeeper.web.access import guest_link, holds_link
 from scorekeeper.web.sheet_context import wants_every_hand
 
@@ -42,10 +43,12 @@ def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
 
 
 def answer_key(request: HttpRequest, access: GameAccess) -> str:
-    """What the answer depends on: the game's version, what the viewer may do, the rows
-    asked for, and the host (the public result's link is absolute)."""
+    """What the answer depends on: the game's version, the revision of its table tools
+    (their state rides along, out of band), what the viewer may do, the rows asked for,
+    and the host (the public result's link is absolute)."""
     parts = [
         version_key(access.game),
+        tools_revision(access.game) if shares_tools(access.game.ruleset) else "",
         int(access.may_change),
         int(access.may_manage),
         int(access.may_record),

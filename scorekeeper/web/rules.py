@@ -39,6 +39,7 @@ from scorekeeper import rules_index as searching
 #: the page names (a sheet kept on the phone, offline-keep.js, brings its tags' files
 #: only). A module that cannot load stops every module importing it: all are kept.
 SHEET_MODULES = (
+    "js/backoff.js",
     "js/confirm.js",
     "js/grid-cue.js",
     "js/kept-draft.js",

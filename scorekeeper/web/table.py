@@ -1,11 +1,18 @@
 """The table's tools on the sheet (issue 18): what the game's presenter offers
 (``Presenter.table_tools``), their shared state as JSON for ``static/js/table-tools.js``
 (``games/<pk>/table/``: GET to read, POST an action), and the context the sheet and the
-table display render them from. Every phone computes the timer from the server's clock;
-the events server says when the state changed (``tools`` events)."""
+table display render them from. Every phone computes the timer from the server's clock.
+
+The state rides with what a phone gets anyway: in the page, in the live answer after a
+hand (``games/_table_tools_state.html``, out of band) and, as a revision, in the events
+stream's ``hello``. A phone reads ``table/`` only when a ``tools`` event (or a ``hello``)
+says the revision moved past the one it shows, sending the ``ETag`` its state came
+with: ``304`` when it is current (Django's ``condition``). The game's state is the
+sheet's, kept once per version (``rows_by_version``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict
 from typing import Any
@@ -13,36 +20,54 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition, require_http_methods
 
 from games import GameState, RuleError
 from scorekeeper.models import Game
-from scorekeeper.presenters import presenter_for
-from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.access import GameAccess
-from scorekeeper.selectors.table import game_table, hand_in_play, state_of
+from scorekeeper.selectors.table import (
+    game_table,
+    hand_in_play,
+    tools_for,
+    tools_revision,
+    tools_tag,
+)
 from scorekeeper.services.table import parse_action, table_act
 from scorekeeper.web.access import game_page, writer
+from scorekeeper.web.live_answer import LiveRequest, poll_access
+from scorekeeper.web.sheet_context import rows_by_version
 
 #: The largest action body read (an action is a few words).
 MAX_BODY = 2_000
 
 
-def tools_for(state: GameState, names: dict[int, str]) -> TableTools | None:
-    """The tools of the hand in play (None: the game is over, or has none)."""
-    if state.next_hand is None:
-        return None
-    return presenter_for(state.config.ruleset).table_tools(state, state.next_hand, names)
+def state_of(game: Game) -> tuple[GameState, dict[int, str]]:
+    """The game's state and players' names: the sheet's rows of its version."""
+    rows = rows_by_version(game)
+    return rows.state, rows.names
 
 
-def answer(access: GameAccess) -> dict[str, Any]:
+def etag_of(game: Game, revision: int, may_record: bool) -> str:
+    """The ``ETag`` of the tools' state for a viewer (see ``selectors.table.tools_tag``)."""
+    tag = tools_tag(game, revision, may_record)
+    return f'W/"{hashlib.blake2b(tag.encode(), digest_size=12).hexdigest()}"'
+
+
+def answer(
+    access: GameAccess, state: GameState | None = None, names: dict[int, str] | None = None
+) -> dict[str, Any]:
     """The tools' state for this viewer: the shared values, the hand's tools (the
-    presenter's), and whether this phone may change them."""
-    data = game_table(access.game)
-    state, names = state_of(access.game)
+    presenter's), whether this phone may change them, the game's version and the
+    state's ``ETag``. ``state``/``names``: the game's, when the caller has them."""
+    if state is None or names is None:
+        state, names = state_of(access.game)
+    data = game_table(access.game, state, names)
     tools = tools_for(state, names)
     data["tools"] = asdict(tools) if tools is not None else None
     data["may_change"] = access.may_record and not state.finished
+    data["version"] = access.game.version
+    data["etag"] = etag_of(access.game, data["revision"], access.may_record)
     return data
 
 
@@ -64,28 +89,62 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     return {k: request.POST.get(k) for k in ("action", "amount", "player")}
 
 
-@require_http_methods(["GET", "POST"])
+def _answered(access: GameAccess) -> JsonResponse:
+    data = answer(access)
+    response = JsonResponse(data)
+    response["ETag"] = data["etag"]
+    return response
+
+
+def tools_etag(request: LiveRequest, pk: int) -> str | None:
+    """The ``ETag`` of the tools' state for this viewer, for ``condition``: none when
+    they may not see the game (the view then says so)."""
+    found = poll_access(request, pk)
+    if found is None:
+        return None
+    return etag_of(found.game, tools_revision(found.game), found.may_record)
+
+
 @game_page(rows=False)
-def table_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
-    """GET: the tools' state (any viewer of the game). POST ``action`` (``amount`` for
-    ``penalty-add``, ``player`` for ``leader``): only a phone that may enter hands."""
-    if request.method == "POST":
-        if not access.may_record:
-            return JsonResponse(
-                {"detail": "Only the phones that keep score may use the table's tools."},
-                status=403,
-            )
-        try:
-            act = parse_action(_body(request))
-            state, _ = state_of(access.game)
-            table_act(game=access.game, act=act, hand=hand_in_play(state), **writer(access))
-        except RuleError as error:
-            return _bad(error.field, str(error))
-        except (PermissionDenied, Game.DoesNotExist) as error:
-            return JsonResponse({"detail": str(error)}, status=403)
-    response = JsonResponse(answer(access))
+def _read(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    return _answered(access)
+
+
+@cache_control(private=True, no_cache=True)
+@condition(etag_func=tools_etag)
+def table_read(request: LiveRequest, pk: int) -> HttpResponse:
+    """GET: the tools' state (any viewer of the game); ``304`` to a phone whose
+    ``If-None-Match`` names the current one."""
+    return _read(request, pk)
+
+
+@game_page(rows=False)
+def table_change(request: HttpRequest, access: GameAccess) -> HttpResponse:
+    """POST ``action`` (``amount`` for ``penalty-add``, ``player`` for ``leader``): only
+    a phone that may enter hands. The answer is the new state, as a GET gives it."""
+    if not access.may_record:
+        return JsonResponse(
+            {"detail": "Only the phones that keep score may use the table's tools."},
+            status=403,
+        )
+    try:
+        act = parse_action(_body(request))
+        state, _ = state_of(access.game)
+        table_act(game=access.game, act=act, hand=hand_in_play(state), **writer(access))
+    except RuleError as error:
+        return _bad(error.field, str(error))
+    except (PermissionDenied, Game.DoesNotExist) as error:
+        return JsonResponse({"detail": str(error)}, status=403)
+    response = _answered(access)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def table_view(request: LiveRequest, pk: int) -> HttpResponse:
+    if request.method == "POST":
+        return table_change(request, pk)
+    return table_read(request, pk)
 
 
 urlpatterns = [

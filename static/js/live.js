@@ -2,12 +2,21 @@
  *
  * The sheet's poller (#sheet-poller) carries the URL of its game's event stream
  * (data-events: a signed, expiring ticket) and the version it shows (data-version).
- * While the stream is open the every-2-s poll is held back; an event says which
+ * While the stream is open nothing polls; an event says which
  * version the game is at and from which hand its sheet changed ({"v": 8, "from": 7}),
  * and this file asks the usual live/ URL for just those rows (&from=7&to=8), merges
  * them into the grid, and lets htmx swap the rest (banner, scoreboard, panel…).
- * A gap in the versions (a missed event), an event without "from" or a stream that
- * cannot open: the whole sheet is asked for, or the poll simply goes on as before.
+ * A gap in the versions (a missed event), an event without "from": the whole sheet is
+ * asked for. The stream's first event ("hello") says the game's version and its table
+ * tools' revision: a phone showing both asks nothing.
+ * Without a stream the phone polls (backoff.js): every 2 s ± 25 % where no events
+ * server is configured; where the stream broke, from within 8 s of the break and
+ * backing off while the server answers "nothing new" (exponential with full jitter,
+ * to 16 s); in both, backing off to 60 s while the server does not answer or asks to
+ * wait, never before its Retry-After. A broken stream is opened again after a
+ * jittered wait (within 1 s, then backing off to 60 s), so that a room of phones
+ * whose events server restarted neither polls nor reconnects all at once. The poller's own "every 2s"
+ * trigger (for pages without this file) is held back: this file sends the polls.
  * Like the poll, the stream stops when the game is over, the page hidden or offline
  * (offline-sheet.js's rules hold our requests too), and starts again on return.
  *
@@ -30,10 +39,17 @@
  * What would be left of it is `new EventSource(url)` and its listeners: kept here.
  */
 
-var source = null, sourceGame = "", failedUrl = "", streaming = false;
+import { Backoff, Timer } from "./backoff.js";
+
+var source = null, sourceGame = "", sourceUrl = "", streaming = false;
 var pending = {}, busy = false, lastHeard = 0;
 // The server sends a "ping" every 25 s: a stream silent for this long is dead.
 var SILENT_MS = 70000;
+// Without a stream, the live answer is polled; a broken stream is reopened.
+var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
+var reconnects = new Backoff({ base: 1000, cap: 60000 }), reconnectTimer = new Timer();
+// The first poll after the stream broke: within 8 s (it is most often back sooner).
+var FIRST_POLL_STEP = 2;
 
 function poller() { return document.getElementById("sheet-poller"); }
 
@@ -65,39 +81,88 @@ function keepTicket(p, game) {
   }
 }
 
+// ---- the poll, when there is no stream ---------------------------------------------
+// Whether the poller polls at all: a game over asks no more (its poller has no "every").
+function pollable() {
+  var p = poller();
+  return !!p && document.visibilityState !== "hidden" && navigator.onLine &&
+    /\bevery\b/.test(p.getAttribute("hx-trigger") || "");
+}
+
+function keepPolling() {
+  if (streaming || !pollable()) { pollTimer.stop(); return; }
+  if (!pollTimer.pending()) pollTimer.run(poll, polls.delay());
+}
+
+function poll() {
+  if (streaming || !pollable()) return;
+  refresh();   // its answer (htmx:afterRequest) sets the next wait
+}
+
+function polled(e) {
+  var elt = e.detail && e.detail.elt, xhr = e.detail && e.detail.xhr;
+  if (!elt || elt.id !== "sheet-poller" || !xhr || xhr.skCounted) return;
+  xhr.skCounted = true;
+  if (streaming) return;
+  // "Nothing new" backs off only where a stream is expected back.
+  var wait = polls.after(xhr.status, xhr.getResponseHeader("Retry-After"), xhr.status === 200, !!ticket.url);
+  if (pollable()) pollTimer.run(poll, wait); else pollTimer.stop();
+}
+document.addEventListener("htmx:afterRequest", polled);
+document.addEventListener("htmx:sendError", polled);
+
+// ---- the stream ---------------------------------------------------------------------
+
+function broken() {
+  close();   // reopened here, after a jittered wait, not by EventSource's own fixed one
+  mark("poll");
+  reconnects.fail();
+  reconnectTimer.run(connect, reconnects.delay());
+  polls.from(FIRST_POLL_STEP);
+  keepPolling();
+}
+
 function connect() {
   var p = poller();
   var sheet = document.getElementById("sheet");
   var game = sheet ? sheet.dataset.game || "" : "";
   keepTicket(p, game);
-  if (!window.EventSource) return;   // the poll does the work
-  var url = p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
-  if (!url) { if (source) { close(); mark("off"); } return; }
+  var url = window.EventSource && p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
+  if (!url) {
+    if (source) { close(); mark("off"); }
+    keepPolling();   // no stream (or none configured): the poll does the work
+    return;
+  }
   if (source && source.readyState !== EventSource.CLOSED && sourceGame === game) return;
-  if (url === failedUrl) return;   // refused: poll until the sheet brings a new ticket
+  if (reconnectTimer.pending() && url === sourceUrl) { keepPolling(); return; }   // its turn comes
+  reconnectTimer.stop();
   close();
   sourceGame = game;
+  sourceUrl = url;
   var stream = new EventSource(url);
   source = stream;
   stream.addEventListener("open", function () {
     if (stream !== source) return;
     streaming = true;
     lastHeard = Date.now();
-    failedUrl = "";
+    pollTimer.stop();
     mark("events");
     awaitHello();   // what changed between the page and the stream, if anything
-    tools();
   });
   stream.addEventListener("hello", function (e) {
     if (stream !== source) return;
     lastHeard = Date.now();
+    reconnects.reset();
+    polls.reset();
     onHello(e.data);
   });
-  // The table's tools changed (static/js/table-tools.js asks for them).
-  stream.addEventListener("tools", function () {
+  // The table's tools changed (static/js/table-tools.js asks for them, if behind).
+  stream.addEventListener("tools", function (e) {
     if (stream !== source) return;
     lastHeard = Date.now();
-    tools();
+    var r;
+    try { r = JSON.parse(e.data).r; } catch (err) { r = undefined; }
+    tools(r);
   });
   stream.addEventListener("change", function (e) {
     if (stream !== source) return;
@@ -107,16 +172,12 @@ function connect() {
   stream.addEventListener("ping", function () { lastHeard = Date.now(); });
   stream.addEventListener("error", function () {
     if (stream !== source) return;
-    streaming = false;   // the poll takes over until the stream is back
-    mark("poll");
-    if (stream.readyState === EventSource.CLOSED) {
-      failedUrl = url;
-      source = null;
-    }
+    broken();   // the poll takes over until the stream is back
   });
 }
 
-function tools() { document.dispatchEvent(new CustomEvent("sk-live-tools")); }
+/* The table's tools may have changed: `r` their revision (undefined: not said). */
+function tools(r) { document.dispatchEvent(new CustomEvent("sk-live-tools", { detail: { r: r } })); }
 
 function refresh() {
   var p = poller();
@@ -131,14 +192,17 @@ var HELLO_WAIT_MS = 3000, JITTER_MS = 1500, helloTimer = 0;
 
 function awaitHello() {
   window.clearTimeout(helloTimer);
-  helloTimer = window.setTimeout(refresh, HELLO_WAIT_MS);
+  helloTimer = window.setTimeout(function () { refresh(); tools(); }, HELLO_WAIT_MS);
 }
 
 function onHello(data) {
   window.clearTimeout(helloTimer);
-  var v = null;
-  try { v = JSON.parse(data).v; } catch (e) { v = null; }
-  if (typeof v === "number" && v <= shownVersion()) return;   // current
+  var said = {};
+  try { said = JSON.parse(data) || {}; } catch (e) { said = {}; }
+  var v = typeof said.v === "number" ? said.v : null;
+  // The tools: table-tools.js asks for them only if its revision is behind this one
+  // (after a random moment too).
+  if (v !== null && v <= shownVersion()) { tools(said.r); return; }   // the sheet is current
   window.setTimeout(function () {
     if (typeof v === "number") pending[v] = pending[v] === undefined ? null : pending[v];
     else pending.whole = true;
@@ -149,7 +213,7 @@ function onHello(data) {
 function onChange(data) {
   var change;
   try { change = JSON.parse(data); } catch (e) { return; }
-  if (typeof change.v !== "number") { pending.whole = true; tools(); }
+  if (typeof change.v !== "number") { pending.whole = true; tools(); }   // a resync
   else pending[change.v] = typeof change.from === "number" ? change.from : null;
   ask();
 }
@@ -203,11 +267,11 @@ function ask() {
   window.htmx.ajax("GET", url, { source: p, swap: "none" }).then(done, done);
 }
 
-// While the stream is open, the poller's timer asks nothing (its sk-refresh, sent on
-// a return to the page, and our own requests still go).
+// The poller's own timer ("every 2s") asks nothing: this file polls, with its waits
+// (its sk-refresh, sent on a return to the page, and our own requests still go).
 document.addEventListener("htmx:beforeRequest", function (e) {
   var elt = e.detail && e.detail.elt;
-  if (!streaming || !elt || elt.id !== "sheet-poller") return;
+  if (!elt || elt.id !== "sheet-poller") return;
   var config = e.detail.requestConfig || {};
   if (!config.triggeringEvent && String(config.path || "").indexOf("sse=1") < 0) e.preventDefault();
 });
@@ -261,11 +325,8 @@ document.addEventListener("htmx:oobBeforeSwap", function (e) {
 // ---- when to stream ---------------------------------------------------------------
 
 window.setInterval(function () {
-  if (streaming && Date.now() - lastHeard > SILENT_MS) {
-    close();   // the network dropped it without a word: poll, and open a new one
-    mark("poll");
-    connect();
-  }
+  // The network dropped it without a word: poll, and open a new one.
+  if (streaming && Date.now() - lastHeard > SILENT_MS) broken();
 }, 15000);
 
 document.addEventListener("DOMContentLoaded", connect);
@@ -273,6 +334,6 @@ document.addEventListener("htmx:afterSettle", connect);
 document.addEventListener("htmx:oobAfterSwap", connect);
 document.addEventListener("visibilitychange", connect);
 window.addEventListener("online", connect);
-window.addEventListener("offline", function () { close(); mark("off"); });
+window.addEventListener("offline", function () { close(); mark("off"); pollTimer.stop(); });
 window.addEventListener("pagehide", function () { close(); });
 window.addEventListener("pageshow", function (e) { if (e.persisted) connect(); });

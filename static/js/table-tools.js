@@ -2,10 +2,20 @@
  *
  * The section [data-table-tools] (templates/games/_table_tools.html) names its game's
  * tools URL (games/<pk>/table/). The shared state (negotiation timer, who leads, draw
- * penalty, direction of play) is read from there; a running timer comes as the moment
- * it ends on the server's clock, with the server's "now", so every phone counts down to
- * the same instant whatever its own clock says. The events stream (live.js) says when
- * the state changed ("sk-live-tools"); without it, the state is asked for every 3 s.
+ * penalty, direction of play) comes with the page and with the live answer after a
+ * hand (#table-tools-state, games/_table_tools_state.html); a running timer comes as
+ * the moment it ends on the server's clock, with the server's "now", so every phone
+ * counts down to the same instant whatever its own clock says. The URL is asked only
+ * when the events stream (live.js) says the tools' revision moved past the one shown
+ * ("sk-live-tools", from a "tools" event or the stream's "hello"), with the state's
+ * ETag: "304 Not Modified" when it is current. Without the stream it is polled, with
+ * the waits of backoff.js (as live.js polls the sheet: 2 s where no events server is
+ * configured; where the stream broke, doubling to 16 s while nothing changes; to 60 s
+ * while the server does not answer; never before its Retry-After). A game over asks
+ * nothing.
+ * A state is taken only if it is not older than the one shown (game version and tools
+ * revision); the live answer's copy is kept per version, so its "now" only ever moves
+ * this phone's idea of the server's clock forward.
  * A tap applies at once on this phone and waits in the sheet's outbox (offline-queue.js,
  * with the hands) until it is sent, in its turn, once: offline, until the phone is back
  * online, while the timer goes on counting from what the phone knew. At zero the phone
@@ -14,10 +24,11 @@
  */
 
 import { outbox } from "./offline-queue.js";
+import { Backoff, Timer } from "./backoff.js";
 
-var POLL_MS = 3000;
+var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
 var el = null, url = "", game = "", mayChange = false, key = "";
-var state = null, offset = 0, busy = false, again = false, audio = null;
+var state = null, offset = 0, clockKnown = false, busy = false, again = false, audio = null;
 var seenEnd = null, beeped = null;
 var queued = 0;          // this phone's taps not yet answered by the server
 var outboxOk = false;    // the sheet's outbox sends them (offline-sheet.js)
@@ -145,29 +156,109 @@ function render() {
   }
 }
 
-function take(data, sentAt) {
+/* Whether `data` is not older than the state shown: a later game version and tools
+ * revision, or the same. */
+function notOlder(data) {
+  if (!state) return true;
+  var v = data.version, r = data.revision;
+  return (typeof v !== "number" || typeof state.version !== "number" || v >= state.version) && r >= state.revision;
+}
+
+/* The server's clock. `sentAt` known (this phone asked, now): its "now" was somewhere
+ * between asking and the answer. Else (the page, the live answer's copy, which may be
+ * older than the moment) its "now" was before `receivedAt`: the clock is at least that
+ * far ahead, which only moves the estimate forward. */
+function clockFrom(data, sentAt, receivedAt) {
+  if (sentAt) {
+    offset = data.server_now - (sentAt + receivedAt) / 2;
+  } else {
+    var least = data.server_now - receivedAt;
+    offset = clockKnown ? Math.max(offset, least) : least;
+  }
+  clockKnown = true;
+}
+
+function take(data, sentAt, receivedAt) {
   if (!data || typeof data.server_now !== "number") return;
-  // The server's clock: its "now" was somewhere between asking and the answer.
-  offset = data.server_now - (sentAt + Date.now()) / 2;
+  if (!sentAt && !notOlder(data)) return;   // an older copy (the asked-for answer is the truth)
+  clockFrom(data, sentAt, receivedAt || Date.now());
   state = data;
   write("state", { data: data, offset: offset, at: Date.now() });
   render();
 }
 
+function finished() {
+  var p = document.getElementById("sheet-poller");
+  return (state && state.finished) || (!!p && !/\bevery\b/.test(p.getAttribute("hx-trigger") || ""));
+}
+
+function streaming() { return document.documentElement.getAttribute("data-live") === "events"; }
+
+/* Whether an events stream is expected back (the page named one): then "nothing new"
+ * backs the poll off; without one, the poll keeps its beat. */
+function streamExpected() {
+  var p = document.getElementById("sheet-poller");
+  return !!p && !!p.dataset.events;
+}
+
+/* The state from the server; with the ETag of the one shown, "304" when it is current.
+ * Resolves to the answer's status (0: none) and its Retry-After. */
 function load() {
-  if (!el || !navigator.onLine) return;
-  if (busy) { again = true; return; }
+  if (!el || !navigator.onLine || !state || finished()) return Promise.resolve(null);
+  if (busy) { again = true; return Promise.resolve(null); }
   busy = true;
-  var sentAt = Date.now();
+  var sentAt = Date.now(), headers = { Accept: "application/json" };
+  if (state.etag) headers["If-None-Match"] = state.etag;
   // The state as JSON, read here (nothing for htmx to swap): fetch().
-  fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, cache: "no-store" })
-    .then(function (r) { return r.ok ? r.json() : null; })
-    .then(function (data) { if (!queued) take(data, sentAt); })   // else a tap's answer is newer
-    .catch(function () { /* offline: keep counting from what we know */ })
-    .then(function () {
+  return fetch(url, { credentials: "same-origin", headers: headers, cache: "no-store" })
+    .then(function (r) {
+      var said = { status: r.status, retryAfter: r.headers.get("Retry-After"), changed: false };
+      if (r.status !== 200) return said;
+      return r.json().then(function (data) {
+        if (!queued) { take(data, sentAt, Date.now()); said.changed = true; }   // else a tap's answer is newer
+        return said;
+      });
+    })
+    .catch(function () { return { status: 0, retryAfter: null, changed: false }; })
+    .then(function (said) {
       busy = false;
       if (again) { again = false; load(); }
+      return said;
     });
+}
+
+/* The stream said the tools changed (`r`: their revision, if it said): ask, unless this
+ * phone shows that revision already. */
+function told(e) {
+  var r = e && e.detail ? e.detail.r : undefined;
+  if (state && typeof r === "number" && r <= state.revision) return;
+  load();
+}
+
+// ---- without the stream: the poll ---------------------------------------------------
+
+function keepPolling(wait) {
+  if (!el || !state || streaming() || finished() || document.visibilityState === "hidden") {
+    pollTimer.stop();
+    return;
+  }
+  if (wait !== undefined || !pollTimer.pending()) pollTimer.run(poll, wait !== undefined ? wait : polls.delay());
+}
+
+function poll() {
+  if (queued || streaming()) { keepPolling(); return; }
+  load().then(function (said) {
+    if (!said) { keepPolling(); return; }
+    keepPolling(polls.after(said.status, said.retryAfter, said.changed, streamExpected()));
+  });
+}
+
+/* The state that came with the page or the live answer (#table-tools-state). */
+function fromPage() {
+  var holder = document.getElementById("table-tools-state");
+  var script = holder && holder.querySelector("script");
+  if (!script) return null;
+  try { return JSON.parse(script.textContent); } catch (e) { return null; }
 }
 
 // ---- changing it --------------------------------------------------------------------
@@ -282,11 +373,16 @@ function setup() {
   game = el.dataset.game;
   mayChange = el.hasAttribute("data-may-change");
   key = "sk-table-" + game + "-";
-  var kept = read("state", null);
-  if (kept && kept.data) {
+  // The page's state, unless the one kept here is newer (a page kept for offline use).
+  var kept = read("state", null), page = fromPage();
+  if (kept && kept.data && (!page || kept.data.server_now > page.server_now)) {
     offset = kept.offset || 0;
+    clockKnown = true;
     state = kept.data;
     render();
+  } else if (page) {
+    var nav = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    take(page, 0, nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now());
   }
   outboxOk = mayChange && !!document.getElementById("sheet-outbox");
   if (outboxOk) {
@@ -320,21 +416,26 @@ function setup() {
   });
   var red = el.querySelector("[data-tool=red-aces]");
   if (red) { el.hidden = false; redAces(); }
-  load();
+  keepPolling();
 }
 
 document.addEventListener("DOMContentLoaded", setup);
-document.addEventListener("sk-live-tools", load);
-// A saved hand (the sheet's poller swapped with a new version) may start a new hand.
+document.addEventListener("sk-live-tools", told);
+// A saved hand (the live answer) brings the tools of the hand in play with it.
 document.addEventListener("htmx:oobAfterSwap", function (e) {
   var t = e.detail && e.detail.target;
-  if (t && t.id === "sheet-poller") load();
+  if (t && t.id === "table-tools-state" && !queued) {
+    var data = fromPage();
+    if (data) { take(data, 0, Date.now()); polls.reset(); }
+  }
+  keepPolling();   // (the stream's state may have changed with it)
 });
-window.addEventListener("online", load);   // (the outbox sends what waits)
-window.addEventListener("offline", render);
-document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") load(); });
+window.addEventListener("online", function () { load(); keepPolling(); });   // (the outbox sends what waits)
+window.addEventListener("offline", function () { pollTimer.stop(); render(); });
+document.addEventListener("visibilitychange", function () {
+  if (document.visibilityState === "hidden") pollTimer.stop();
+  else keepPolling();   // (with the stream back, its hello says whether anything changed)
+});
 window.setInterval(tick, 250);
-window.setInterval(function () {
-  if (document.visibilityState === "hidden") return;
-  if (!queued && document.documentElement.getAttribute("data-live") !== "events") load();
-}, POLL_MS);
+// The stream opened or broke (live.js marks the page): poll only without it.
+new MutationObserver(function () { keepPolling(); }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-live"] });

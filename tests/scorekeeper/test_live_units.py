@@ -180,10 +180,10 @@ def test_many_streams_opening_together_read_their_versions_in_one_query() -> Non
     and a change heard meanwhile is not overwritten by an older read."""
     lookups: list[list[int]] = []
 
-    async def lookup(games: list[int]) -> dict[int, int]:
+    async def lookup(games: list[int]) -> dict[int, tuple[int, int]]:
         lookups.append(games)
         await asyncio.sleep(0.01)
-        return {g: 5 for g in games if g != 13}  # 13 was deleted
+        return {g: (5, 2) for g in games if g != 13}  # 13 was deleted
 
     async def storm() -> list[int | None]:
         versions = Versions(lookup)
@@ -203,7 +203,7 @@ def test_many_streams_opening_together_read_their_versions_in_one_query() -> Non
 
 
 def test_a_failing_database_leaves_the_version_unknown() -> None:
-    async def lookup(games: list[int]) -> dict[int, int]:
+    async def lookup(games: list[int]) -> dict[int, tuple[int, int]]:
         raise OSError("the database is away")
 
     assert aio.run(Versions(lookup).of(3)) is None
@@ -212,3 +212,20 @@ def test_a_failing_database_leaves_the_version_unknown() -> None:
 def test_a_streams_first_event_says_its_games_version() -> None:
     assert hello(8) == b'event: hello\ndata: {"v":8}\n\n'
     assert hello(None) == b'event: hello\ndata: {"v":null}\n\n'
+
+
+def test_the_first_event_says_the_table_tools_revision_too() -> None:
+    assert hello(8, 3) == b'event: hello\ndata: {"v":8,"r":3}\n\n'
+
+    async def lookup(games: list[int]) -> dict[int, tuple[int, int]]:
+        return dict.fromkeys(games, (5, 2))
+
+    async def seen() -> list[int | None]:
+        versions = Versions(lookup)
+        await versions.of(4)
+        before = versions.tools_of(4)
+        versions.heard_tools(4, 3)  # a tap on the tools, heard
+        versions.heard_tools(4, 1)  # an older one arriving late changes nothing
+        return [before, versions.tools_of(4), versions.tools_of(5)]
+
+    assert aio.run(seen()) == [2, 3, None]

@@ -1,0 +1,28 @@
+"""``{% table_tools_state %}``: the table tools' shared state as JSON in the page, for
+``static/js/table-tools.js`` (``games/_table_tools_state.html``), rendered from the
+sheet's context (its access, state and names: nothing is read again but the tools'
+row). In the page it stands outside the sheet's ``{% cache %}`` fragments: the state
+carries the server's clock (``server_now``), by which each phone counts the timer
+down. The live answer keeps it in its fragment, whose key holds the tools' revision
+(``web.live_answer.answer_key``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from scorekeeper.selectors.table import shared
+from scorekeeper.web.table import answer
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/_table_tools_state.html", takes_context=True)
+def table_tools_state(context: template.Context) -> dict[str, Any]:
+    """Nothing for a game whose tools share nothing (Screw's red-aces check is the
+    phone's own) or that has none; ``oob`` in the context: swapped out of band."""
+    if not shared(context.get("table_tools")):
+        return {"data": None}
+    data = answer(context["access"], context["state"], context["names"])
+    return {"data": data, "oob": context.get("oob", False)}
