@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from typing import Any
 
 import pytest
@@ -232,3 +233,77 @@ def test_the_timer_counts_on_offline_and_a_pause_kept_offline_reaches_the_table(
     expect(second.locator("[data-timer-status]")).to_have_text("Paused", timeout=15_000)
     expect(first.locator("[data-tools-sync]")).to_be_hidden()
     close_context(second.context)
+
+
+def test_the_tools_follow_another_phone_and_a_hand_without_asking_for_them_again(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    """Dirt on two phones: the page brings the tools' state, the stream's hello says it
+    is current (no request for it), a tap on one phone is read once by the other (on
+    the stream's "tools" event), and a hand saved brings the new hand's tools with the
+    live answer: no request for them after it."""
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    seats = players("Bo", "Cy")
+    game = game_create(owner=owner, ruleset="dirt", players=seats)
+    second = phone(browser)
+    join(second, live_server, game, "score")
+    asked: list[str] = []
+    second.on("request", lambda r: asked.append(r.url) if "/table/" in r.url else None)
+    problems = watch(first) + watch(second)
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    second.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    expect(second.locator("[data-penalty-count]")).to_have_text("0")
+    second.wait_for_timeout(2500)  # the hello came, and the events server's first round
+    assert asked == [], asked
+
+    first.get_by_role("button", name="+ Joker (5)").click()
+    expect(second.locator("[data-penalty-count]")).to_have_text("5", timeout=15_000)
+    first.get_by_role("button", name=re.compile("Reverse direction")).click()
+    expect(second.locator("[data-direction]")).to_contain_text("counter-clockwise", timeout=15_000)
+    asked_for_taps = len(asked)
+    assert 1 <= asked_for_taps <= 2, asked
+
+    # A hand saved elsewhere: the live answer brings the next hand's tools.
+    from scorekeeper.services.games import hand_record
+
+    ana, bo, cy = seats
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana, "results": [
+            {"player": bo, "points": 10}, {"player": cy, "points": 20}]},
+    )  # fmt: skip
+    expect(second.locator(".hand-row[data-hand='1']")).to_be_visible(timeout=15_000)
+    expect(second.locator("[data-penalty-count]")).to_have_text("0")
+    expect(second.locator("[data-direction]")).to_contain_text("clockwise ↻")
+    expect(second.get_by_role("button", name="+ Dirt 4 (4)")).to_be_visible()
+    second.wait_for_timeout(2000)
+    assert len(asked) == asked_for_taps, asked  # nothing asked after the live answer
+    assert problems == []
+    close_context(second.context)
+
+
+def test_a_server_shedding_load_is_asked_again_only_after_its_retry_after(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    """No events server: the sheet polls its live answer; answered 503 with
+    Retry-After: 4 (a server shedding load), the phone asks again no sooner."""
+    page = signed_in_page()
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="dirt", players=players("Bo", "Cy"))
+    times: list[float] = []
+
+    def shed(route: Any) -> None:
+        times.append(time.monotonic())
+        route.fulfill(status=503, headers={"Retry-After": "4"}, body="busy")
+
+    page.route(re.compile(rf"/games/{game.pk}/live/"), shed)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    deadline = time.monotonic() + 30
+    while len(times) < 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert len(times) >= 3, times
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert all(gap >= 3.9 for gap in gaps), gaps

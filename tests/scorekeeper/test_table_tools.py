@@ -282,3 +282,140 @@ def test_the_new_game_form_sets_the_negotiation_time() -> None:
     client.post(reverse("game_new"), data)
     game = Game.objects.get(owner=owner)
     assert game.options["negotiation_minutes"] == 7
+
+
+# -- the state rides with what the phone gets anyway -----------------------------------
+
+
+def _dirt() -> tuple[Game, User, Client, list[Any]]:
+    owner = make_user("ana")
+    seated = [make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy")]
+    game = make_game(owner, "dirt", seated)
+    client = Client()
+    client.force_login(owner)
+    return game, owner, client, seated
+
+
+def _state_in(html: str) -> dict[str, Any]:
+    import json
+    import re
+
+    found = re.search(
+        r'<div id="table-tools-state" hidden( hx-swap-oob="true")?>'
+        r'<script type="application/json">(.*?)</script></div>',
+        html,
+        re.S,
+    )
+    assert found, "no tools state in the page"
+    return dict(json.loads(found.group(2)), oob=bool(found.group(1)))
+
+
+def test_a_phone_whose_tools_are_current_gets_304_and_a_tap_makes_them_new() -> None:
+    game, _, client, _ = _dirt()
+    url = reverse("game_table", args=[game.pk])
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.json()["etag"] == etag
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    tapped = _act(client, game, action="penalty-add", amount="5").json()
+    assert tapped["etag"] != etag
+    after = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200
+    assert after.json()["penalty"] == 5
+    assert client.get(url, HTTP_IF_NONE_MATCH=tapped["etag"]).status_code == 304
+
+
+def test_the_etag_differs_for_a_phone_that_may_not_change_the_tools_and_after_a_hand() -> None:
+    game, owner, client, (ana, bo, cy) = _dirt()
+    url = reverse("game_table", args=[game.pk])
+    scorer = client.get(url).json()
+    watcher = _guest(game, owner, "watch")
+    watched = watcher.get(url).json()
+    assert watched["may_change"] is False
+    assert watched["etag"] != scorer["etag"]
+    assert watcher.get(url, HTTP_IF_NONE_MATCH=scorer["etag"]).status_code == 200
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana.pk, "results": [
+            {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]},
+    )  # fmt: skip
+    after = client.get(url, HTTP_IF_NONE_MATCH=scorer["etag"])
+    assert after.status_code == 200  # a new hand: its tools start afresh
+    assert after.json()["hand"] == 2
+
+
+def test_the_sheet_brings_the_tools_state_and_screw_has_none_to_share() -> None:
+    game, _, client, _ = _dirt()
+    _act(client, game, action="direction-flip")
+    page = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    state = _state_in(page)
+    assert state["clockwise"] is False
+    assert state["revision"] == 1
+    assert state["version"] == game.version
+    assert state["may_change"] is True
+    assert state["oob"] is False
+    # The next load of the (cached) sheet still says the tools as they are now.
+    _act(client, game, action="direction-flip")
+    assert (
+        _state_in(client.get(reverse("game_sheet", args=[game.pk])).content.decode())["clockwise"]
+        is True
+    )
+    owner = User.objects.get(username="ana")
+    seated = [s.player for s in game.seats.order_by("position")]
+    screw = make_game(owner, "screw-your-neighbour", seated)
+    html = client.get(reverse("game_sheet", args=[screw.pk])).content.decode()
+    assert "data-red-aces-count" in html
+    assert "table-tools-state" not in html
+
+
+def test_the_live_answer_brings_the_tools_out_of_band_at_their_revision() -> None:
+    game, owner, client, (ana, bo, cy) = _dirt()
+    before = game.version
+    _act(client, game, action="penalty-add", amount="5")
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana.pk, "results": [
+            {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]},
+    )  # fmt: skip
+    live = reverse("game_live", args=[game.pk])
+    watcher = _guest(game, owner, "watch")
+    first = watcher.get(live, {"v": before, "hand": "1"}, HTTP_HX_REQUEST="true")
+    state = _state_in(first.content.decode())
+    assert state["oob"] is True
+    assert state["hand"] == 2
+    assert state["penalty"] == 0  # the new hand's tools
+    assert state["may_change"] is False
+    # A tap between two reads of the same version: the kept answer is not reused.
+    _act(client, game, action="penalty-add", amount="4")
+    second = watcher.get(live, {"v": before, "hand": "1"}, HTTP_HX_REQUEST="true")
+    assert _state_in(second.content.decode())["penalty"] == 4
+    assert second["ETag"] != first["ETag"]
+
+
+def test_a_finished_games_tools_say_so_and_may_not_change() -> None:
+    from django.db.models import F
+
+    game, owner, client, (ana, bo, cy) = _dirt()
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana.pk, "results": [
+            {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]},
+    )  # fmt: skip
+    Game.objects.filter(pk=game.pk).update(closed=True, version=F("version") + 1)
+    answer = client.get(reverse("game_table", args=[game.pk])).json()
+    assert answer["finished"] is True
+    assert answer["may_change"] is False
+    assert answer["tools"] is None
+
+
+def test_the_streams_hello_says_the_tools_revision_read_with_the_version() -> None:
+    from scorekeeper.live.sources import _seen
+
+    game, owner, client, seated = _dirt()
+    other = make_game(owner, "dirty-deals", [*seated, make_player("Di", created_by=owner)])
+    assert _seen([game.pk, other.pk]) == {game.pk: (game.version, 0), other.pk: (other.version, 0)}
+    _act(client, game, action="penalty-add", amount="5")
+    _act(client, game, action="penalty-clear")
+    assert _seen([game.pk])[game.pk] == (game.version, 2)
