@@ -108,14 +108,15 @@ def test_a_stream_first_says_which_version_its_game_is_at(server: str, user: Use
     try:
         hello = first.event(hello=True)
         assert hello["event"] == "hello"
-        assert json.loads(hello["data"]) == {"v": Game.objects.get(pk=game.pk).version}
+        # With the table tools' revision (0: never used).
+        assert json.loads(hello["data"]) == {"v": Game.objects.get(pk=game.pk).version, "r": 0}
         assert json.loads(lost.event(hello=True)["data"]) == {"v": None}
         time.sleep(1.2)  # the poll has seen the game's version once (SQLite)
         hand_record(game=game, user=user, hand_input={"winner": players[1].pk})
         version = Game.objects.get(pk=game.pk).version
         assert json.loads(first.event()["data"])["v"] == version
         later = Stream(server, f"/events/{capability.issue(game.pk, 'score')}")
-        assert json.loads(later.event(hello=True)["data"]) == {"v": version}
+        assert json.loads(later.event(hello=True)["data"]) == {"v": version, "r": 0}
     finally:
         for stream in (first, lost, later):
             if stream is not None:
