@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from scorekeeper.models import League, Player, RatingPoint
 from scorekeeper.selectors.league_charts import meetings, rating_race
@@ -42,13 +44,18 @@ def eleven(make_players) -> list[Player]:  # type: ignore[no-untyped-def]
 
 
 def _play_nights(user: User, league: League, players: list[Player], nights: int) -> None:
-    """Three games a night at tables of four, the night before first."""
+    """Three games a night at tables of four, the night before first: each night's games
+    at 20:00, 20:30 and 21:00 of one day in the site's time zone, whatever the time the
+    tests run at (a night counted back from now crossed midnight between 23:00 and 24:00)."""
     n = len(players)
+    now = timezone.localtime()
+    evening = now.replace(hour=20, minute=0, second=0, microsecond=0)
     for night in range(nights):
         for k in range(3):
             start = (night * 3 + k) * 4
             table = [players[(start + s) % n] for s in range(4)]
-            minutes_ago = (nights - night) * DAY - k * 30
+            played = evening - timedelta(days=nights - night) + timedelta(minutes=k * 30)
+            minutes_ago = int((now - played).total_seconds() // 60)
             play_syn(user, league, table, [table[(night + k) % 4]], minutes_ago=minutes_ago)
 
 
