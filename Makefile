@@ -34,6 +34,9 @@ run: demo
 	@echo "scorekeeper: http://$(PUBLIC_HOST):$(PORT)/  (demo sign-in: demo / demo)"
 	@# Beside the server: the background worker (ratings after a correction) and the
 	@# events server (live sheets on every phone, http://$(PUBLIC_HOST):$(EVENTS_PORT)/events/).
+	@# One events server here, not production's two: with no nginx in front to share
+	@# the phones between two, the page names one address (LIVE_EVENTS_URL), so a second
+	@# would get no phone; restarting it, the phones poll until it is back.
 	DEBUG=1 $(BIN)/python manage.py worker & worker=$$!; \
 	DEBUG=1 $(BIN)/python -m scorekeeper.live --host $(HOST) --port $(EVENTS_PORT) \
 	  --timeout-graceful-shutdown 1 & events=$$!; \

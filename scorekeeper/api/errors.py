@@ -100,16 +100,26 @@ RETRY_AFTER = 10
 UNAVAILABLE = "The scores are out of reach for a moment. Try again in a few seconds."
 
 
+def wants_json(request: HttpRequest) -> bool:
+    """Whether the client prefers JSON to a page (``Accept: application/json``; a
+    browser's ``text/html, …, */*`` and a bare ``*/*`` get the page)."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``, called while the exception is being handled: a database that
     cannot be reached (restarting, a dropped connection) answers ``503`` with
-    ``Retry-After`` — JSON under ``/api/``, the app's page (rendered without the
-    session, which lives in that database) elsewhere; any other error a ``500``,
-    JSON under ``/api/`` too."""
+    ``Retry-After`` — JSON under ``/api/`` and to a client that asks for JSON (the
+    table tools' state), one line of text to htmx (a phone's live answer, which it
+    asks for again and again and swaps nothing of on an error), the app's page
+    (rendered without the session, which lives in that database) elsewhere; any other
+    error a ``500``, JSON under ``/api/`` too."""
     response: HttpResponse
     if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
-        if is_api_request(request):
+        if is_api_request(request) or wants_json(request):
             response = JsonResponse({"detail": UNAVAILABLE}, status=503)
+        elif request.headers.get("HX-Request") == "true":
+            response = HttpResponse(f"{UNAVAILABLE}\n", status=503, content_type="text/plain")
         else:
             context = {"user": AnonymousUser(), "messages": (), "message": UNAVAILABLE}
             response = render(request, "503.html", context, status=503)

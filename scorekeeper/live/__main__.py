@@ -7,7 +7,13 @@ its own lines through the filter that blots tickets (``logging.json``, in uvicor
 format); a short graceful shutdown (a stream never ends by itself). What one client
 address may hold is nginx's to count, in front (``deploy/nginx/``: ``limit_conn`` on
 ``/events/``), as are slow request heads. Any other uvicorn option may follow
-(``--workers 2``, ``--limit-concurrency 6000``); a later one wins."""
+(``--limit-concurrency 6000``); a later one wins.
+
+In production two of these run, each its own service on its own port
+(``deploy/systemd/scorekeeper-events@.service``: 8001 and 8002), behind nginx's
+``upstream scorekeeper_events``: restarting one ends only its own streams, whose phones
+reconnect to the other at once. (uvicorn's ``--workers 2`` would be one supervisor and
+one socket: restarting it would drop every phone.)"""
 
 from __future__ import annotations
 

@@ -9,8 +9,10 @@ URL (:meth:`Session.link`)."""
 from __future__ import annotations
 
 import gzip
+import html as htmllib
 import http.client
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -48,6 +50,8 @@ class Session:
     base_url: str
     cookies: dict[str, str] = field(default_factory=dict)
     timeout: float = 30.0
+    #: The local address to send from (``127.0.0.9``: another client to nginx's limits).
+    source: str = ""
 
     @property
     def prefix(self) -> str:
@@ -78,7 +82,12 @@ class Session:
             sent["Content-Type"] = "application/json"
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        connection = http.client.HTTPConnection(url.hostname or "", url.port, timeout=self.timeout)
+        connection = http.client.HTTPConnection(
+            url.hostname or "",
+            url.port,
+            timeout=self.timeout,
+            source_address=(self.source, 0) if self.source else None,
+        )
         try:
             target = url.path + (f"?{url.query}" if url.query else "")
             connection.request(method, target, body=body, headers=sent)
@@ -132,3 +141,12 @@ def new_game(base_url: str, auth: dict[str, str]) -> tuple[int, list[int]]:
     )
     assert game.status_code == 201, game.text
     return int(game.json()["id"]), seats
+
+
+def event_stream(session: Session, game: int) -> tuple[str, str]:
+    """The live event stream the game's sheet names, as (origin, path), on the page's
+    own origin through nginx."""
+    found = re.search(r'data-events="([^"]+)"', session.get(f"/games/{game}/").text)
+    assert found is not None, "the sheet names no event stream"
+    url = urlsplit(session.link(htmllib.unescape(found.group(1))))
+    return f"{url.scheme}://{url.netloc}", url.path

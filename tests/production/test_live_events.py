@@ -1,7 +1,7 @@
 """Live updates in production, through nginx: a hand POSTed through gunicorn reaches a
-phone's open stream on the events server (uvicorn, other processes), by PostgreSQL
+phone's open stream on an events server (uvicorn, other processes), by PostgreSQL
 NOTIFY; the phone then gets only the changed row through gunicorn. One address holds
-a limited number of streams (nginx's ``limit_conn``)."""
+a limited number of streams (nginx's ``limit_conn``), then is told when to try again."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
+from tests.production import services
 from tests.production.http import Session, new_game
+from tests.production.services import BUSY, RETRY_AFTER, held
 from tests.scorekeeper.events_server import Stream
 
 pytestmark = pytest.mark.production
@@ -46,11 +48,12 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
     stream = Stream(f"{stream_url.scheme}://{stream_url.netloc}", stream_url.path)
     try:
         assert stream.response.status == 200
-        # The stream is registered before the hand is sent (the health count says so).
-        health = Session(events_url.rstrip("/"))
+        # The stream is registered before the hand is sent (the health counts, each
+        # events server's at its own port, say so).
         for _ in range(100):
-            if health.get("/health").json()["streams"] >= 1:
+            if any(count >= 1 for count in held().values()):
                 break
+            time.sleep(0.05)
         hand = api.post(
             f"/api/v1/games/{game_id}/hands/", json_body={"winner": seats[1]}, headers=auth
         )
@@ -78,9 +81,9 @@ STREAMS_PER_ADDRESS = 100
 def test_one_address_holds_a_limited_number_of_streams(
     demo: Session, base_url: str, token_auth: dict[str, str]
 ) -> None:
-    """A script opening stream after stream is refused by nginx (429: the page then
-    polls); a phone at another address still opens its stream, and a stream closed
-    frees its place."""
+    """A script opening stream after stream is refused by nginx (503 with Retry-After:
+    the page then polls); a phone at another address still opens its stream, and a
+    stream closed frees its place."""
     events_url = os.environ.get("SCOREKEEPER_EVENTS_URL", "")
     if not events_url:
         pytest.skip("needs the events server: .ci/production-smoke.sh (SCOREKEEPER_EVENTS_URL)")
@@ -89,11 +92,14 @@ def test_one_address_holds_a_limited_number_of_streams(
     assert found is not None, "the sheet names no event stream"
     url = urlsplit(urljoin(base_url, htmllib.unescape(found.group(1))))
     origin = f"{url.scheme}://{url.netloc}"
-    streams = [Stream(origin, url.path) for _ in range(STREAMS_PER_ADDRESS)]
+    script = services.refused_from()
+    streams = [Stream(origin, url.path, source=script) for _ in range(STREAMS_PER_ADDRESS)]
     try:
         assert {stream.response.status for stream in streams} == {200}
-        refused = Stream(origin, url.path)
-        assert refused.response.status == 429
+        refused = Stream(origin, url.path, source=script)
+        assert refused.response.status == 503
+        assert refused.response.getheader("Retry-After") == RETRY_AFTER
+        assert refused.response.read().decode() == BUSY
         refused.close()
         elsewhere = Stream(origin, url.path, source="127.0.0.2")
         assert elsewhere.response.status == 200
@@ -101,7 +107,7 @@ def test_one_address_holds_a_limited_number_of_streams(
         elsewhere.close()
         streams.pop().close()
         for _ in range(50):  # until nginx has seen it go
-            again = Stream(origin, url.path)
+            again = Stream(origin, url.path, source=script)
             if again.response.status == 200:
                 break
             again.close()

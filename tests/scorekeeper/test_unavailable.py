@@ -1,6 +1,7 @@
 """While the database cannot be reached (PostgreSQL restarting, a dropped connection),
-the app answers 503 with Retry-After — JSON under /api/, its own page elsewhere — and
-never a 500; every error under /api/ is JSON."""
+the app answers 503 with Retry-After — JSON under /api/ and to the table tools, a line
+of text to a phone's live answer, its own page elsewhere — and never a 500; every error
+under /api/ is JSON."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
-from scorekeeper.api.errors import RETRY_AFTER, server_error
+from scorekeeper.api.errors import RETRY_AFTER, UNAVAILABLE, server_error
+from tests.scorekeeper.factories import make_game, make_player
 
 
 @pytest.fixture
@@ -67,3 +69,38 @@ def test_api_errors_outside_drf_are_json() -> None:
         crashed = server_error(request)
     assert crashed.status_code == 500
     assert crashed["Content-Type"] == "application/json"
+
+
+@pytest.fixture
+def table_phone(user: User) -> tuple[Client, int]:
+    """A signed-in phone at a Dirty Deals table (its session made before the outage)."""
+    players = [make_player(name, created_by=user) for name in ("Ana", "Bo", "Cy", "Di")]
+    game = make_game(user, "dirty-deals", players)
+    phone = Client(raise_request_exception=False)
+    phone.force_login(user)
+    return phone, game.pk
+
+
+def test_a_phones_polls_answer_503_with_retry_after_while_the_database_is_away(
+    table_phone: tuple[Client, int], database_down: None
+) -> None:
+    """The live answer (htmx) and the table tools' state (fetch, JSON) are what every
+    phone asks again and again: each gets a 503 saying how long to wait, in a few bytes
+    (nothing for htmx to swap, JSON for the tools), not the page."""
+    phone, pk = table_phone
+    live = phone.get(f"/games/{pk}/live/?v=1", HTTP_HX_REQUEST="true")
+    assert live.status_code == 503
+    assert live["Retry-After"] == str(RETRY_AFTER)
+    assert live["Content-Type"].startswith("text/plain")
+    assert live.content.decode().strip() == UNAVAILABLE
+
+    tools = phone.get(f"/games/{pk}/table/", HTTP_ACCEPT="application/json")
+    assert tools.status_code == 503
+    assert tools["Retry-After"] == str(RETRY_AFTER)
+    assert tools.json() == {"detail": UNAVAILABLE}
+
+    # A page asked for by a browser still gets the app's page.
+    sheet = phone.get(f"/games/{pk}/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    assert sheet.status_code == 503
+    assert sheet["Retry-After"] == str(RETRY_AFTER)
+    assert "Back in a moment" in sheet.content.decode()
