@@ -18,6 +18,25 @@ threads = 4
 max_requests = 1000
 max_requests_jitter = 100
 
+
+def pre_fork(server: object, worker: object) -> None:
+    """In the master, before each worker is forked (the first ones, and each one
+    ``max_requests`` starts anew). With ``preload_app`` (``--preload``) the app is
+    loaded here once, and the workers share its pages until they write to them:
+    ``gc.freeze()`` moves what the master holds out of the collector's reach, so that
+    a worker's collections do not touch (and copy) those pages, as Python's ``gc``
+    documentation advises before a fork. Loading the app opens no database
+    connection; one opened would be shared by every worker, so any is closed."""
+    if not getattr(server, "cfg").preload_app:  # noqa: B009 (gunicorn's Arbiter)
+        return
+    import gc
+
+    from django.db import connections
+
+    connections.close_all()
+    gc.freeze()
+
+
 # -- Logs --------------------------------------------------------------------------------
 # gunicorn's access log on stdout (nginx in front keeps one too) and its error log on
 # stderr, each line passed through the filter that blots join tokens, stream tickets,

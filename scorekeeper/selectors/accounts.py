@@ -35,7 +35,7 @@ def account_invitations(user: User) -> QuerySet[SignupInvitation]:
 
 #: Games read per round trip while the download is written: its memory stays flat
 #: however many games the account has.
-ACCOUNT_DATA_CHUNK = 500
+ACCOUNT_DATA_CHUNK = 100
 
 
 def _account_head(user: User) -> dict[str, Any]:
