@@ -83,8 +83,17 @@ bench-live: $(STAMP)
 
 # The small production stack (2 web workers, the events server, the worker) after a tour of
 # every kind of page: each process's memory (goal ≤ 100 MB) and an open stream's.
-bench-footprint: $(STAMP)
-	.ci/with-postgres.sh $(BIN)/python bench/footprint_bench.py $(BENCH_ARGS)
+# The footprint bench runs the stack from a production install: the package without the
+# dev extras (whose test tools DRF would import in every process), not editable.
+PROD_VENV := .venv-production
+$(PROD_VENV)/.installed: pyproject.toml
+	@test -x $(PROD_VENV)/bin/python || $(PYTHON) -m venv $(PROD_VENV)
+	$(PROD_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PROD_VENV)/bin/python -m pip install --quiet .
+	touch $@
+
+bench-footprint: $(STAMP) $(PROD_VENV)/.installed
+	.ci/with-postgres.sh $(BIN)/python bench/footprint_bench.py --venv $(PROD_VENV) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -15,8 +15,19 @@ server and prints what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000
 default) it then plays a game night of N hands, reading each hand's sheet and live
 answer, and prints what the web workers hold after it (more than after the tour, the
 caches full) and the CPU gunicorn used meanwhile: gunicorn's own settings may be tried
-through its environment, e.g. ``GUNICORN_CMD_ARGS="--max-requests 0"``. Data made here is
+through its environment, e.g. ``GUNICORN_CMD_ARGS="--max-requests 0"``. Then it makes an
+account of ``--account-games`` games (10,000 by default, written by ``league_data``) and
+downloads its data (``/accounts/data/``) as a phone would, printing the size, the time,
+the CPU gunicorn used and what the web workers hold before and after. Data made here is
 deleted at the end.
+
+Each process is printed with its resident memory (RSS) and its proportional share
+(PSS: a page shared by several processes — the master and the workers it forked, with
+``preload_app`` — counted once in all, split between them) and its own pages (USS),
+from ``/proc/<pid>/smaps_rollup``. ``--venv DIR`` runs the stack with DIR's Python: a
+production install (``pip install .``, without the dev extras, whose test tools would
+load more in every process), as ``make bench-footprint`` makes it in
+``.venv-production``.
 """
 
 from __future__ import annotations
@@ -44,6 +55,21 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def memory_mb(pid: int) -> tuple[float, float, float]:
+    """RSS, PSS and USS (private pages) of a process, in MB."""
+    fields: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, _, value = line.partition(":")
+        fields[name] = int(value.split()[0])
+    uss = fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)
+    return fields.get("Rss", 0) / 1024, fields.get("Pss", 0) / 1024, uss / 1024
+
+
+def shown(pid: int) -> str:
+    rss, pss, uss = memory_mb(pid)
+    return f"{rss:.1f} (PSS {pss:.1f}, USS {uss:.1f})"
 
 
 def gunicorn_cpu(master: int) -> float:
@@ -181,6 +207,60 @@ def game_night(tour: Tour, owner: Any, seats: list[int], hands: int) -> list[int
     return made
 
 
+def download_account_data(port: int, session: str) -> tuple[int, float]:
+    """``/accounts/data/`` read as a browser saves it, 64 KB at a time: its bytes and
+    seconds."""
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    conn.request(
+        "GET", "/accounts/data/", headers={"Host": "127.0.0.1", "Cookie": f"sessionid={session}"}
+    )
+    answer = conn.getresponse()
+    size = 0
+    while chunk := answer.read(64 * 1024):
+        size += len(chunk)
+    conn.close()
+    if answer.status != 200:
+        raise RuntimeError(f"/accounts/data/ answered {answer.status}")
+    return size, time.perf_counter() - started
+
+
+def big_account(master: int, port: int, games: int) -> None:
+    """An account of ``games`` games (league_data's generator) downloads its data; what
+    it costs the web workers."""
+    import random
+
+    from django.db import transaction
+    from django.test import Client
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import league_data
+
+    rng = random.Random(11)
+    templates = league_data.make_templates(rng, 60, 15)
+    with transaction.atomic():  # (its foreign keys are checked at the commit)
+        made = league_data.generate(rng, templates, n_players=40, n_games=games, n_leagues=1)
+    try:
+        web = Client()
+        web.force_login(made.owner)
+        session = web.cookies["sessionid"].value
+        before = {w: memory_mb(w)[0] for w in children(master)}
+        cpu = gunicorn_cpu(master)
+        size, seconds = download_account_data(port, session)
+        time.sleep(1)
+        used = gunicorn_cpu(master) - cpu
+        after = ", ".join(
+            f"{before.get(w, 0.0):.1f} → {shown(w)}" for w in sorted(children(master))
+        )
+        print(
+            f"an account of {made.games:,} games ({made.hands:,} hands) downloads its data: "
+            f"{size / 1e6:.1f} MB in {seconds:.1f} s, gunicorn {used:.1f} CPU-s; "
+            f"web workers {after} MB"
+        )
+    finally:
+        league_data.cleanup(made)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8210, help="web; events on the next")
@@ -188,6 +268,15 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=500)
     parser.add_argument(
         "--night", type=int, default=1000, help="hands of a game night after it all (0: none)"
+    )
+    parser.add_argument(
+        "--account-games",
+        type=int,
+        default=10_000,
+        help="games of the account whose data is downloaded at the end (0: none)",
+    )
+    parser.add_argument(
+        "--venv", type=Path, help="run the stack with this environment's Python (default: ours)"
     )
     args = parser.parse_args()
     _setup_django()
@@ -247,8 +336,8 @@ def main() -> int:
         "MALLOC_MMAP_THRESHOLD_": "131072",
         "MALLOC_TRIM_THRESHOLD_": "131072",
     }
-    python = sys.executable
-    bindir = Path(python).parent
+    bindir = (args.venv / "bin").absolute() if args.venv else Path(sys.executable).parent
+    python = str(bindir / "python")
     stack: dict[str, subprocess.Popen[bytes]] = {}
     imported: list[int] = []
     try:
@@ -316,25 +405,29 @@ def main() -> int:
             f"reads, a hand, a league export and its import); "
             f"{'none failed' if not tour.failed else 'FAILED: ' + '; '.join(tour.failed[:5])}"
         )
-        total = rss_mb(master)
-        print(f"{'process':<20} {'RSS MB':>7}  {'at start':>8}  goal")
-        print(f"{'gunicorn master':<20} {total:7.1f}  (forks the workers)")
+        total, total_pss, _ = memory_mb(master)
+        print(f"{'process':<20} {'RSS MB':>7} {'PSS':>6} {'USS':>6}  {'RSS at start':>12}  goal")
+        print(f"{'gunicorn master':<20} {total:7.1f} {total_pss:6.1f}  (forks the workers)")
         worst = 0.0
         for label, pid in rows:
-            mb = rss_mb(pid)
+            mb, pss, uss = memory_mb(pid)
             total += mb
+            total_pss += pss
             worst = max(worst, mb)
             verdict = "met" if mb <= GOAL_MB else "NOT met"
             start = at_start.get(pid, 0.0)
-            print(f"{label:<20} {mb:7.1f}  {start:8.1f}  ≤ {GOAL_MB:.0f} {verdict}")
-        print(f"{'the whole stack':<20} {total:7.1f}")
+            print(
+                f"{label:<20} {mb:7.1f} {pss:6.1f} {uss:6.1f}  {start:12.1f}  "
+                f"≤ {GOAL_MB:.0f} {verdict}"
+            )
+        print(f"{'the whole stack':<20} {total:7.1f} {total_pss:6.1f}")
         if args.night:
             # Not the goal's measure (the tour's is): what a long evening adds.
             count = tour.count
             cpu, serving = gunicorn_cpu(master), set(children(master))
             night = game_night(tour, owner, seats, args.night)
             time.sleep(1)
-            grown = ", ".join(f"{rss_mb(w):.1f}" for w in sorted(children(master)))
+            grown = ", ".join(shown(w) for w in sorted(children(master)))
             print(
                 f"then a game night, {args.night} hands over {len(night)} games "
                 f"({tour.count - count} requests: each hand sent, its sheet read and the live "
@@ -345,6 +438,9 @@ def main() -> int:
                 f"{len(set(children(master)) - serving)} workers started anew "
                 "(GUNICORN_CMD_ARGS=--max-requests …)"
             )
+
+        if args.account_games:
+            big_account(master, web_port, args.account_games)
 
         events_pid = stack["events"].pid
         before = rss_mb(events_pid)

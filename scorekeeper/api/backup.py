@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
-from django.http import FileResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import (
@@ -35,13 +35,12 @@ from scorekeeper.models import LeagueImport, LeagueImportStatus
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.imports import league_imports_of
 from scorekeeper.services.backup import (
-    CONTENT_TYPES,
     MAX_IMPORT_BYTES,
     ExportFailed,
     ImportsWaiting,
-    export_file,
-    export_filename,
+    export_stream,
     league_import_queue,
+    streamed_export,
     upload_check,
 )
 
@@ -157,12 +156,13 @@ class LeagueExportApi(APIView):
             400: OpenApiResponse(description="An unknown format."),
             404: OpenApiResponse(description="No such league, or not yours to see."),
             503: OpenApiResponse(
-                description="The export failed part way; nothing was sent. Try again."
+                description="The export failed before its first byte; nothing was sent. "
+                "Try again. (A failure after it cuts the download short.)"
             ),
         },
         tags=["leagues"],
     )
-    def get(self, request: Request, league_id: int) -> FileResponse | Response:
+    def get(self, request: Request, league_id: int) -> StreamingHttpResponse | Response:
         chosen = request.query_params.get("format", "json")
         if chosen not in EXPORT_FORMATS:
             raise RuleError(f"format must be json or csv (got {chosen!r})", "format")
@@ -170,18 +170,13 @@ class LeagueExportApi(APIView):
             leagues_visible_to(request.user).select_related("owner"), pk=league_id
         )
         try:
-            export = export_file(league, chosen)
+            export = export_stream(league, chosen)
         except ExportFailed:
             return Response(
-                {"detail": "The export failed part way, so nothing was sent. Try again."},
+                {"detail": "The export failed, so nothing was sent. Try again."},
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
-        return FileResponse(
-            export,
-            as_attachment=True,
-            filename=export_filename(league, chosen),
-            content_type=CONTENT_TYPES[chosen],
-        )
+        return streamed_export(export, league, chosen)
 
 
 class LeagueImportApi(APIView):

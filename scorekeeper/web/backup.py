@@ -1,7 +1,9 @@
 """Downloading a league (JSON backup, CSV of results) and importing a JSON backup as a
 new league. The league page links here; only the league's owner and members (and
 superusers) may download it, everyone else gets a 404, as for the league itself. A
-download is the whole file or, when the export fails, the league page saying so. An
+download is written while it is sent (its memory flat in the league's size); when the
+export fails before its first byte, the league page says so (see
+:mod:`scorekeeper.downloads` for one failing later). An
 import is made by the background worker: the upload leads to its progress page."""
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -22,13 +24,12 @@ from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.health import worker_alive
 from scorekeeper.selectors.imports import league_imports_of
 from scorekeeper.services.backup import (
-    CONTENT_TYPES,
     MAX_IMPORT_BYTES,
     ExportFailed,
     ImportsWaiting,
-    export_file,
-    export_filename,
+    export_stream,
     league_import_queue,
+    streamed_export,
     upload_check,
 )
 
@@ -37,10 +38,12 @@ def _visible_league(request: HttpRequest, league_id: int) -> League:
     return get_object_or_404(leagues_visible_to(request.user).select_related("owner"), pk=league_id)
 
 
-def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse | FileResponse:
+def _download(
+    request: HttpRequest, league_id: int, chosen: str
+) -> HttpResponse | StreamingHttpResponse:
     league = _visible_league(request, league_id)
     try:
-        export = export_file(league, chosen)
+        export = export_stream(league, chosen)
     except ExportFailed:
         messages.error(
             request,
@@ -48,23 +51,22 @@ def _download(request: HttpRequest, league_id: int, chosen: str) -> HttpResponse
             "Try again in a moment.",
         )
         return _to_league(league)
-    return FileResponse(
-        export,
-        as_attachment=True,
-        filename=export_filename(league, chosen),
-        content_type=CONTENT_TYPES[chosen],
-    )
+    return streamed_export(export, league, chosen)
 
 
 @require_GET
 @login_required
-def league_export_json_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
+def league_export_json_file(
+    request: HttpRequest, league_id: int
+) -> HttpResponse | StreamingHttpResponse:
     return _download(request, league_id, "json")
 
 
 @require_GET
 @login_required
-def league_export_csv_file(request: HttpRequest, league_id: int) -> HttpResponse | FileResponse:
+def league_export_csv_file(
+    request: HttpRequest, league_id: int
+) -> HttpResponse | StreamingHttpResponse:
     return _download(request, league_id, "csv")
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import io
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -132,6 +131,9 @@ def access_ended(request: HttpRequest, pk: int) -> HttpResponse:
 def join_qr(request: HttpRequest, token: str) -> HttpResponse:
     """The join link as an SVG QR code (drawn with attributes, no styles: the CSP holds)."""
     invite = _live_invite(token)
+    # segno loads with the first QR code a worker draws, not with every worker.
+    import segno
+
     code = segno.make(join_url(request, invite), error="m")
     out = io.BytesIO()
     code.save(

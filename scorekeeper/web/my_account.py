@@ -9,7 +9,6 @@ saying what it does (a GET of the same address), whose button makes the POST."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -17,8 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -26,9 +24,10 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import RuleError
+from scorekeeper.downloads import in_chunks, started
 from scorekeeper.errors import AccountRefused
 from scorekeeper.models import Player
-from scorekeeper.selectors.accounts import account_data, account_invitations, account_tokens
+from scorekeeper.selectors.accounts import account_data_pieces, account_invitations, account_tokens
 from scorekeeper.services.accounts import (
     account_delete,
     account_update,
@@ -121,12 +120,12 @@ def account(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def account_download(request: HttpRequest) -> HttpResponse:
+def account_download(request: HttpRequest) -> StreamingHttpResponse:
+    """The account's data as one JSON file, written a chunk of games at a time while it
+    is sent (the worker's memory stays flat whatever the account holds)."""
     user = _user(request)
-    response = HttpResponse(
-        json.dumps(account_data(user), cls=DjangoJSONEncoder, indent=1),
-        content_type="application/json",
-    )
+    chunks = started(in_chunks(account_data_pieces(user)), f"The data of account {user.pk}")
+    response = StreamingHttpResponse(chunks, content_type="application/json")
     filename = f"scorekeeper-{user.get_username()}-{timezone.now():%Y-%m-%d}.json"
     response["Content-Disposition"] = content_disposition_header(True, filename) or ""
     response["Cache-Control"] = "private, no-store"

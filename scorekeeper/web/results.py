@@ -33,7 +33,6 @@ from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import game_state, game_with_related, player_names
-from scorekeeper.services.result_image import render_result_png
 from scorekeeper.services.results import (
     Result,
     build_result,
@@ -103,6 +102,10 @@ def _png(request: HttpRequest, result: Result, *, cache_control: str) -> HttpRes
         key = f"result-png:{etag}"
         body = cache.get(key)
         if body is None:
+            # Pillow and the fonts load in the request that draws an image, not in every
+            # worker at start (most of its requests draw none).
+            from scorekeeper.services.result_image import render_result_png
+
             body = render_result_png(result)
             cache.set(key, body, IMAGE_CACHE_SECONDS)
         response = HttpResponse(body, content_type="image/png")

@@ -1,4 +1,5 @@
-"""The footprint bench still runs end to end (one tour, a few streams), so the script
+"""The footprint bench still runs end to end (one tour, a few streams, a short night, a
+small account's data downloaded), so the script
 cannot rot as the pages change: the whole production stack starts, every page of the
 tour answers below 500, and each process's memory is printed. PostgreSQL only."""
 
@@ -29,7 +30,7 @@ def test_footprint_bench_tours_the_stack_and_prints_each_process() -> None:
     port = _free_port()
     done = subprocess.run(
         [sys.executable, str(BENCH), "--tours", "1", "--streams", "20", "--night", "10",
-         "--port", str(port)],
+         "--account-games", "50", "--port", str(port)],
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert "none failed" in done.stdout, done.stdout + done.stderr
@@ -37,3 +38,4 @@ def test_footprint_bench_tours_the_stack_and_prints_each_process() -> None:
         assert process in done.stdout
     assert "events server with 20 open streams" in done.stdout
     assert "then a game night, 10 hands" in done.stdout
+    assert "an account of 50 games" in done.stdout

@@ -6,10 +6,12 @@ hand. Accounts are referenced by username only (never passwords or e-mail addres
 The results it also carries (each seat's score, place and win, the game's status) are
 derived: an import ignores them.
 
-A download is either the whole file or an error: :func:`export_file` writes the export
-completely (in memory, then a temporary file past a few megabytes) before anything is
-sent, so a failure half way answers an error instead of a truncated file that looks
-complete, and the response carries its ``Content-Length``.
+A download is written while it is sent (:func:`export_stream`), a chunk of games at a
+time, so a worker's memory does not grow with the league. Its first chunk (the league,
+its players and members, the first games) is written before the response is made: a
+failure there is still an error answer. One after it cuts the download short, which the
+client sees as a failed download (and a JSON export cut short does not parse, so it
+cannot be imported as if it were whole); see :mod:`scorekeeper.downloads`.
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from tempfile import SpooledTemporaryFile
 from typing import IO, Any
 
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
+from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
+from scorekeeper.downloads import in_chunks, started
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
 from scorekeeper.services.backup.schema import FORMAT, FORMAT_VERSION
 
@@ -54,12 +57,9 @@ CSV_COLUMNS = (
 #: Content types of the two exports.
 CONTENT_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 
-#: An export is built in memory up to this size, in a temporary file beyond.
-SPOOL_IN_MEMORY = 8 * 1024 * 1024
-
 
 class ExportFailed(Exception):
-    """Writing an export failed part way; nothing of it was sent."""
+    """Writing an export failed before its first byte was sent."""
 
 
 def _when(value: datetime | None) -> str | None:
@@ -344,19 +344,23 @@ def export_pieces(league: League, chosen: str) -> Iterator[str]:
     return league_export_csv(league) if chosen == "csv" else league_export_json_text(league)
 
 
-def export_file(league: League, chosen: str) -> IO[bytes]:
-    """The whole export in ``chosen`` format, written before anything is sent, as a
-    binary file positioned at its start. :class:`ExportFailed` (logged with its cause)
-    when the export cannot be completed."""
-    spool: IO[bytes] = SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+def export_stream(league: League, chosen: str) -> Iterator[bytes]:
+    """The export in ``chosen`` format as UTF-8 chunks, to stream, with its first chunk
+    already written. :class:`ExportFailed` (logged with its cause) when that fails; a
+    failure later is logged and cuts the stream short."""
+    what = f"The export of league {league.pk} ({chosen})"
     try:
-        write_export(league, chosen, spool)
+        return started(in_chunks(export_pieces(league, chosen)), what)
     except Exception as exc:
-        spool.close()
-        logger.exception("The export of league %s (%s) failed", league.pk, chosen)
+        logger.exception("%s failed", what)
         raise ExportFailed(str(exc)) from exc
-    spool.seek(0)
-    return spool
+
+
+def streamed_export(chunks: Iterator[bytes], league: League, chosen: str) -> StreamingHttpResponse:
+    """The response that sends an export's chunks as a download."""
+    response = StreamingHttpResponse(chunks, content_type=CONTENT_TYPES[chosen])
+    response["Content-Disposition"] = attachment(export_filename(league, chosen))
+    return response
 
 
 def write_export(league: League, chosen: str, out: IO[bytes]) -> None:
