@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import prefetch_related_objects
+from django.db.models import OuterRef, Subquery, prefetch_related_objects
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
 from scorekeeper.live import notify as live
-from scorekeeper.models import Game, GameStatus, Guest, Hand, Seat
+from scorekeeper.models import Game, GameStatus, Guest, Hand, HandRevision, Seat
 from scorekeeper.ratings.hooks import game_changed
 from scorekeeper.selectors.access import GameAccess, GuestLink, game_access
 from scorekeeper.selectors.games import derived_of, game_config, seat_results, stored_outcome
@@ -93,12 +94,31 @@ def state_after(at: LockedGame, number: int, *, closed: bool = False) -> GameSta
 
 def current_state(at: LockedGame) -> GameState:
     """The game's state now, from its last hand's stored outcome alone."""
-    last = Hand.objects.filter(game=at.game).order_by("-number").first()
+    return state_and_revision(at)[0]
+
+
+def state_and_revision(at: LockedGame) -> tuple[GameState, int | None]:
+    """The game's state now, from its last hand's stored outcome alone, and the last
+    revision the next hand's number already had (0: none; it was recorded and undone
+    before when not 0; None: not known, the game has no hand), in one query: the last
+    hand with that revision beside it."""
+    redone = (
+        HandRevision.objects.filter(game_id=OuterRef("game_id"), number=OuterRef("number") + 1)
+        .order_by("-revision")
+        .values("revision")[:1]
+    )
+    last = (
+        Hand.objects.filter(game=at.game)
+        .only("game_id", "number", "input", "derived")
+        .annotate(redone=Coalesce(Subquery(redone), 0))
+        .order_by("-number")
+        .first()
+    )
     if last is None:
-        return at.rules.resume(at.config, [], closed=at.game.closed)
+        return at.rules.resume(at.config, [], closed=at.game.closed), None
     outcome = stored_outcome(last)
     kept = [outcome] if outcome is not None else outcomes_from(at, last.number)
-    return at.rules.resume(at.config, kept, closed=at.game.closed)
+    return at.rules.resume(at.config, kept, closed=at.game.closed), int(last.redone)
 
 
 #: What a writer must be allowed (``selectors.access.GameAccess``) for each kind of write.
@@ -156,7 +176,9 @@ def sync_derived(
         game.finished_at = None
     game.hand_count = state.hands[-1].number if state.hands else 0
     game.version += 1
-    game.save(update_fields=DERIVED_FIELDS)
+    game.updated_at = timezone.now()
+    # update(), not save(): the same statement without the model's save machinery.
+    Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in DERIVED_FIELDS})
     live.game_changed(
         game.pk, game.version, first_changed if first_changed else game.hand_count + 1
     )
