@@ -64,6 +64,24 @@ def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, G
     return access, state
 
 
+def keep_written(access: GameAccess, written: HandWritten) -> GameAccess:
+    """The viewer's access with the game row as a write left it (the columns the write
+    changed, taken from it: nothing is read again), and the rows of the game's new
+    version kept from those of the version before it (kept by whoever read it) with the
+    hands the write folded in place of theirs: no hand is read. When the version before
+    was not kept, the first read of the new one reads its hands."""
+    game = access.game
+    for field in DERIVED_FIELDS:
+        setattr(game, field, getattr(written.game, field))
+    before = cache.get(f"sheet:rows:{written.base_key}") if written.base_key else None
+    if isinstance(before, SheetRows):
+        state = written.state
+        first = state.hands[0].number if state.hands else 1
+        earlier = tuple(h for h in before.state.hands if h.number < first)
+        keep_rows(game, replace(state, hands=(*earlier, *state.hands)))
+    return access
+
+
 def sheet_game() -> QuerySet[Game]:
     """The game row as the sheet reads it: with its league and owner, its seats and hands
     coming from :func:`rows_by_version`."""
