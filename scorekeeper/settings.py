@@ -349,6 +349,18 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 500)},
     },
+    # What every phone of a table asks for right after a hand, kept once for every
+    # process: a game version's rows (its folded state, names and colours), its live
+    # answers and its API JSON. Django's database cache, in a table made by migrate
+    # (migration 0019). FIGURES_VERSIONS
+    "versions": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scorekeeper_version_cache",
+        # A version is asked for in the seconds after its hand; an expired entry is
+        # only deleted when the table is over MAX_ENTRIES (then those first).
+        "TIMEOUT": 600,
+        "OPTIONS": {"MAX_ENTRIES": env_int("VERSION_CACHE_MAX_ENTRIES", 10_000)},
+    },
     # What every process must see at once (sessions): Django's database cache, in a
     # table made by migrate (migration 0005).
     "shared": {
