@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -73,7 +73,7 @@ def keep_written(access: GameAccess, written: HandWritten) -> GameAccess:
     game = access.game
     for field in DERIVED_FIELDS:
         setattr(game, field, getattr(written.game, field))
-    before = caches["versions"].get(f"sheet:rows:{written.base_key}") if written.base_key else None
+    before = _kept_rows(f"sheet:rows:{written.base_key}") if written.base_key else None
     if isinstance(before, SheetRows):
         state = written.state
         first = state.hands[0].number if state.hands else 1
@@ -103,15 +103,29 @@ def rows_by_version(game: Game) -> SheetRows:
     Django's cache. Every write to its hands, and every rename, recolour or merge of its
     players, makes a new version; the moment it was saved tells a game apart from an
     earlier one that had its id. Kept in the cache every process shares ("versions"):
-    the phones of a table, served by any worker, read and fold a version once."""
+    the phones of a table, served by any worker, read and fold a version once; and in
+    the process's own memory, where a sheet seen before finds them without a query."""
     key = _rows_key(game)
-    rows = caches["versions"].get(key)
+    rows = _kept_rows(key)
     if rows is None:
         if deferred := game.get_deferred_fields():  # read for the live poll: one query
             game.refresh_from_db(fields=deferred)
         with_rows(game)
         rows = SheetRows(game_state(game), player_names(game), game_markers(game))
         caches["versions"].set(key, rows)
+        cache.set(key, rows)
+    return rows
+
+
+def _kept_rows(key: str) -> SheetRows | None:
+    """A version's rows as kept: in this process's memory (a sheet seen before costs
+    no query), else in the cache every process shares (then kept in memory too). A
+    version's rows never change, so the two never disagree."""
+    rows = cache.get(key)
+    if rows is None:
+        rows = caches["versions"].get(key)
+        if rows is not None:
+            cache.set(key, rows)
     return rows
 
 
@@ -122,9 +136,9 @@ def _rows_key(game: Game) -> str:
 def keep_rows(game: Game, state: GameState) -> None:
     """A hand write's whole state kept as the rows of the game's new version: the other
     phones at the table, asking for that hand next, read and fold no hand."""
-    caches["versions"].add(
-        _rows_key(game), SheetRows(state, player_names(game), game_markers(game))
-    )
+    key, rows = _rows_key(game), SheetRows(state, player_names(game), game_markers(game))
+    caches["versions"].add(key, rows)
+    cache.set(key, rows)
 
 
 def seat_ids(game: Game) -> list[int]:

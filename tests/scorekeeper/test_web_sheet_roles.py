@@ -143,14 +143,12 @@ def test_a_sheet_seen_before_reads_only_the_game_row(
     game, clients = setting
     owner = clients["owner"]()
     owner.get(f"/games/{game.pk}/")
-    # The session, the account, the game with its league, and its rows kept by the
-    # version in the cache every process shares.
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):  # the session, the account, the game with its league
         assert owner.get(f"/games/{game.pk}/").status_code == 200
     game_close(game=Game.objects.get(pk=game.pk), user=game.owner)
     owner.get(f"/games/{game.pk}/")
     # A finished game's result reads its seats with their players and its hands at once.
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         assert "Game over" in owner.get(f"/games/{game.pk}/").content.decode()
 
 
