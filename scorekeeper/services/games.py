@@ -332,6 +332,9 @@ def hand_undo(
         state = state_after(at, number - 1)
         target.delete()
         locked.closed = False
+        if number > locked.undone_upto:
+            locked.undone_upto = number
+            Game.objects.filter(pk=locked.pk).update(undone_upto=number)
         sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
         return HandWritten(locked, state, None, None, base_version=base, base_key=base_key)
 

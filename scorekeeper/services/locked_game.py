@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery, prefetch_related_objects
-from django.db.models.functions import Coalesce
+from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
 
 from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
@@ -97,28 +96,29 @@ def current_state(at: LockedGame) -> GameState:
     return state_and_revision(at)[0]
 
 
-def state_and_revision(at: LockedGame) -> tuple[GameState, int | None]:
+def state_and_revision(at: LockedGame) -> tuple[GameState, int]:
     """The game's state now, from its last hand's stored outcome alone, and the last
     revision the next hand's number already had (0: none; it was recorded and undone
-    before when not 0; None: not known, the game has no hand), in one query: the last
-    hand with that revision beside it."""
-    redone = (
-        HandRevision.objects.filter(game_id=OuterRef("game_id"), number=OuterRef("number") + 1)
-        .order_by("-revision")
-        .values("revision")[:1]
-    )
+    before when not 0). A number above the highest ever undone (the game row keeps it)
+    has none: then the last hand is the only query."""
     last = (
         Hand.objects.filter(game=at.game)
         .only("game_id", "number", "input", "derived")
-        .annotate(redone=Coalesce(Subquery(redone), 0))
         .order_by("-number")
         .first()
     )
+    following = last.number + 1 if last is not None else 1
+    redone = 0
+    if following <= at.game.undone_upto:
+        found = HandRevision.objects.filter(game=at.game, number=following).aggregate(
+            last=Max("revision")
+        )["last"]
+        redone = found or 0
     if last is None:
-        return at.rules.resume(at.config, [], closed=at.game.closed), None
+        return at.rules.resume(at.config, [], closed=at.game.closed), redone
     outcome = stored_outcome(last)
     kept = [outcome] if outcome is not None else outcomes_from(at, last.number)
-    return at.rules.resume(at.config, kept, closed=at.game.closed), int(last.redone)
+    return at.rules.resume(at.config, kept, closed=at.game.closed), redone
 
 
 #: What a writer must be allowed (``selectors.access.GameAccess``) for each kind of write.
