@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from django.core.cache import cache, caches
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import RULESETS, GameState
+from scorekeeper.kept import keep, kept
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.access import GameAccess
@@ -112,21 +112,13 @@ def rows_by_version(game: Game) -> SheetRows:
             game.refresh_from_db(fields=deferred)
         with_rows(game)
         rows = SheetRows(game_state(game), player_names(game), game_markers(game))
-        caches["versions"].set(key, rows)
-        cache.set(key, rows)
+        keep(key, rows)
     return rows
 
 
 def _kept_rows(key: str) -> SheetRows | None:
-    """A version's rows as kept: in this process's memory (a sheet seen before costs
-    no query), else in the cache every process shares (then kept in memory too). A
-    version's rows never change, so the two never disagree."""
-    rows = cache.get(key)
-    if rows is None:
-        rows = caches["versions"].get(key)
-        if rows is not None:
-            cache.set(key, rows)
-    return rows
+    rows = kept(key)
+    return rows if isinstance(rows, SheetRows) else None
 
 
 def _rows_key(game: Game) -> str:
@@ -137,8 +129,7 @@ def keep_rows(game: Game, state: GameState) -> None:
     """A hand write's whole state kept as the rows of the game's new version: the other
     phones at the table, asking for that hand next, read and fold no hand."""
     key, rows = _rows_key(game), SheetRows(state, player_names(game), game_markers(game))
-    caches["versions"].add(key, rows)
-    cache.set(key, rows)
+    keep(key, rows, only_new=True)
 
 
 def seat_ids(game: Game) -> list[int]:
