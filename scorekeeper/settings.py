@@ -343,8 +343,8 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 CACHES = {
     # Per process: fragments of the pages, each keyed by everything it
     # shows (so never stale, only evicted, the least recently used first). An entry is
-    # about 10 KB, and a table in play keeps about 10 (its current version's rows,
-    # fragments and live answers): the default holds some 50 tables in 5 MB.
+    # about 10 KB, and a table in play keeps about 10 (its current version's rows and
+    # fragments): the default holds some 50 tables in 5 MB.
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 500)},
@@ -358,12 +358,15 @@ CACHES = {
     # of PostgreSQL's time empty, 0.9 ms at 10,000 entries); the process's memory
     # 0.004-0.006 ms a get. So the sheet page's small fragments (about 8 a page: some
     # 1.5 ms more a page, the sheet's ratio 0.59 -> about 0.45) stay in "default",
-    # and a version's rows are kept in both (a sheet seen before: no query).
+    # and a version's rows and API JSON are kept in both (scorekeeper.kept: a sheet
+    # or game seen before by a process costs it no query).
     # At 1,000 tables and 8 hands a second (a table's hand every ~2 minutes): some 3-4
     # sets a hand (the rows, a live answer a kind of phone, the API's JSON), ~30 sets
-    # and ~30 ms of PostgreSQL a second; ~9,000 entries younger than TIMEOUT, some
-    # 2-10 KB each (40-90 MB); past MAX_ENTRIES a set deletes the expired ones first
-    # (about 1,000 rows every ~30 s), so what is culled is what no phone asks for.
+    # and ~30 ms of PostgreSQL a second; ~9,000 entries younger than TIMEOUT (rows
+    # 1.3-3.5 KB pickled, live answers 10-22 KB of HTML, stored as base64): about
+    # 100 MB before PostgreSQL compresses them; past MAX_ENTRIES a set deletes the
+    # expired ones first (about 1,000 rows every ~30 s), so what is culled is what no
+    # phone asks for.
     "versions": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorekeeper_version_cache",
