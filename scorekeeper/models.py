@@ -138,6 +138,9 @@ class Game(models.Model):
     )
     #: Ended by hand (an open-ended game, or a table that stopped early): an input.
     closed = models.BooleanField(default=False)
+    #: The highest hand number ever undone (0: none). A hand numbered above it is new,
+    #: with no history to continue: recording it reads no earlier revision.
+    undone_upto = models.PositiveIntegerField(default=0, db_default=0)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     #: Bumped by every change; phones watching the sheet compare it to refresh.

@@ -341,13 +341,39 @@ TRUSTED_PROXY_COUNT = max(env_int("TRUSTED_PROXY_COUNT", 0), 0)
 REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 
 CACHES = {
-    # Per process: fragments of the pages and API answers, each keyed by everything it
+    # Per process: fragments of the pages, each keyed by everything it
     # shows (so never stale, only evicted, the least recently used first). An entry is
-    # about 10 KB, and a table in play keeps about 10 (its current version's rows,
-    # fragments and live answers): the default holds some 50 tables in 5 MB.
+    # about 10 KB, and a table in play keeps about 10 (its current version's rows and
+    # fragments): the default holds some 50 tables in 5 MB.
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 500)},
+    },
+    # What every phone of a table asks for right after a hand, kept once for every
+    # process: a game version's rows (its folded state, names and colours), its live
+    # answers and its API JSON. Django's database cache, in a table made by migrate
+    # (migration 0019). Measured 2026-11-27 (PostgreSQL on this 2-core machine, load
+    # 6-12): a get 0.17-0.22 ms of the app's CPU (a miss 0.10-0.13), a 3 KB set
+    # 0.57-0.59 ms (4-6 ms wall: its own commit and a COUNT(*) of the table, 0.05 ms
+    # of PostgreSQL's time empty, 0.9 ms at 10,000 entries); the process's memory
+    # 0.004-0.006 ms a get. So the sheet page's small fragments (about 8 a page: some
+    # 1.5 ms more a page, the sheet's ratio 0.59 -> about 0.45) stay in "default",
+    # and a version's rows and API JSON are kept in both (scorekeeper.kept: a sheet
+    # or game seen before by a process costs it no query).
+    # At 1,000 tables and 8 hands a second (a table's hand every ~2 minutes): some 3-4
+    # sets a hand (the rows, a live answer a kind of phone, the API's JSON), ~30 sets
+    # and ~30 ms of PostgreSQL a second; ~9,000 entries younger than TIMEOUT (rows
+    # 1.3-3.5 KB pickled, live answers 10-22 KB of HTML, stored as base64): about
+    # 100 MB before PostgreSQL compresses them; past MAX_ENTRIES a set deletes the
+    # expired ones first (about 1,000 rows every ~30 s), so what is culled is what no
+    # phone asks for.
+    "versions": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scorekeeper_version_cache",
+        # A version is asked for in the seconds after its hand; an expired entry is
+        # only deleted when the table is over MAX_ENTRIES (then those first).
+        "TIMEOUT": 300,
+        "OPTIONS": {"MAX_ENTRIES": env_int("VERSION_CACHE_MAX_ENTRIES", 10_000)},
     },
     # What every process must see at once (sessions): Django's database cache, in a
     # table made by migrate (migration 0005).

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
@@ -51,6 +50,7 @@ from scorekeeper.api.game_serializers import (
     HandSerializer,
     HandView,
 )
+from scorekeeper.kept import keep, kept
 from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
 from scorekeeper.selectors.games import (
@@ -270,14 +270,14 @@ class GameDetailApi(APIView):
             return Response(_game_data(_with_rows(game), access))
         # A game's answer changes only with its version (and the moment it was last
         # saved, should an id ever come back): rendered once per version and kind of
-        # viewer and kept in Django's cache, a long game's answer costs what a short
-        # one's does.
+        # viewer and kept for every process (scorekeeper.kept), a long game's answer
+        # costs what a short one's does.
         key = f"api:game:{version_key(game)}:{int(access.may_change)}"
-        body = cache.get(key)
+        body = kept(key)
         if body is None:
             data = _game_data(_with_rows(game), access)
             body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
-            cache.set(key, body)
+            keep(key, body)
         return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(

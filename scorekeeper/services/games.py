@@ -34,7 +34,7 @@ from scorekeeper.models import (
 from scorekeeper.ratings.hooks import game_deleted
 from scorekeeper.ratings.replay import lock_league
 from scorekeeper.retry import once_more_on_deadlock
-from scorekeeper.selectors.games import can_change_league, derived_of
+from scorekeeper.selectors.games import can_change_league, derived_of, version_key
 from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
 from scorekeeper.services.locked_game import (
@@ -45,6 +45,7 @@ from scorekeeper.services.locked_game import (
     outcomes_from,
     refetch,
     state_after,
+    state_and_revision,
     sync_derived,
 )
 from scorekeeper.services.players import check_players_usable
@@ -71,6 +72,9 @@ class HandWritten:
     #: The game's ``version`` when the write locked it: a caller that read the game at
     #: this version holds every hand before ``state.hands``, as they still are.
     base_version: int = 0
+    #: The game's ``version_key`` when the write locked it: what is kept in a cache for
+    #: the version before the write (the sheet's rows) is found by it.
+    base_key: str = ""
     #: What the caller's ``answer`` made of the recorded hand (see :func:`hand_record`).
     answer: Mapping[str, Any] | None = None
     #: A retry of an Idempotency-Key: the first request's record, whose ``response`` is
@@ -178,15 +182,17 @@ def hand_record(
     with transaction.atomic():
         at = lock_game(game, user, guest)
         locked = at.game
-        base = locked.version
+        base, base_key = locked.version, version_key(locked)
         body_hash = body_fingerprint(hand_input) if idempotency_key else ""
         if idempotency_key:
             seen = IdempotencyRecord.objects.filter(game=locked, key=idempotency_key).first()
             if seen is not None:
                 check_replayable(seen, body_hash)
                 state = current_state(at)
-                return HandWritten(locked, state, None, None, base_version=base, replay=seen)
-        before = current_state(at)
+                return HandWritten(
+                    locked, state, None, None, base_version=base, base_key=base_key, replay=seen
+                )
+        before, redone = state_and_revision(at)
         played = before.hands[-1].number if before.hands else 0
         if expected_number is not None and expected_number != played + 1:
             raise StaleHandError(
@@ -203,7 +209,7 @@ def hand_record(
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
         check_likely(at, outcome, confirm)
-        hand = insert_hand(locked, outcome, user, guest)
+        hand = insert_hand(locked, outcome, user, guest, last_revision=redone)
         sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
         answered = dict(answer(outcome, hand.revision)) if answer is not None else None
         if idempotency_key:
@@ -212,7 +218,9 @@ def hand_record(
             IdempotencyRecord.objects.create(
                 game=locked, key=idempotency_key, body_hash=body_hash, response=kept
             )
-        return HandWritten(locked, state, hand, outcome, base_version=base, answer=answered)
+        return HandWritten(
+            locked, state, hand, outcome, base_version=base, base_key=base_key, answer=answered
+        )
 
 
 def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[HandOutcome]:
@@ -259,7 +267,7 @@ def hand_replace(
     with transaction.atomic():
         at = lock_game(game, user, guest, may="change")
         locked = at.game
-        base = locked.version
+        base, base_key = locked.version, version_key(locked)
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
@@ -290,7 +298,7 @@ def hand_replace(
                 guest=guest,
             )
             sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(locked, state, target, outcome, base_version=base)
+        return HandWritten(locked, state, target, outcome, base_version=base, base_key=base_key)
 
 
 @once_more_on_deadlock
@@ -302,7 +310,7 @@ def hand_undo(
     with transaction.atomic():
         at = lock_game(game, user, guest, may="change")
         locked = at.game
-        base = locked.version
+        base, base_key = locked.version, version_key(locked)
         target = Hand.objects.filter(game=locked, number=number).first()
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
@@ -324,8 +332,11 @@ def hand_undo(
         state = state_after(at, number - 1)
         target.delete()
         locked.closed = False
+        if number > locked.undone_upto:
+            locked.undone_upto = number
+            Game.objects.filter(pk=locked.pk).update(undone_upto=number)
         sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
-        return HandWritten(locked, state, None, None, base_version=base)
+        return HandWritten(locked, state, None, None, base_version=base, base_key=base_key)
 
 
 @once_more_on_deadlock

@@ -12,14 +12,22 @@ from scorekeeper.selectors.games import derived_of
 
 
 def insert_hand(
-    game: Game, outcome: HandOutcome, user: User | None, guest: Guest | None = None
+    game: Game,
+    outcome: HandOutcome,
+    user: User | None,
+    guest: Guest | None = None,
+    *,
+    last_revision: int | None = None,
 ) -> Hand:
     """Store a new hand and its "recorded" revision, inside the caller's transaction
     (which holds the game's lock). A hand number that was undone and is recorded again
-    continues its history."""
-    last = HandRevision.objects.filter(game=game, number=outcome.number).aggregate(
-        last=Max("revision")
-    )["last"]
+    continues its history: ``last_revision`` is the last revision that number had (0:
+    none), read here when the caller does not know it."""
+    last = last_revision
+    if last is None:
+        last = HandRevision.objects.filter(game=game, number=outcome.number).aggregate(
+            last=Max("revision")
+        )["last"]
     hand = Hand.objects.create(
         game=game,
         number=outcome.number,

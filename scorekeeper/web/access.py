@@ -14,11 +14,11 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Seat
 from scorekeeper.security import rate_limit
 from scorekeeper.selectors.access import GameAccess, GuestLink, Role, find_game_access
 
@@ -58,6 +58,14 @@ def request_access(
 ) -> GameAccess | None:
     """This request's viewer's access to game ``pk`` (None: no such game for them)."""
     return find_game_access(pk, request.user, guest_link(request, pk), rows=rows, games=games)
+
+
+def seated_game() -> QuerySet[Game]:
+    """The game row as a hand write's page reads it: with its league and owner (the
+    viewer's access) and its seats with their players (the entry's fields, the names of
+    what was saved), not its hands (the write reads the one it needs, under its lock)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    return Game.objects.select_related("league", "owner").prefetch_related(seats)
 
 
 def forbidden(request: HttpRequest, access: GameAccess) -> HttpResponse:

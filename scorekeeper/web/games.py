@@ -11,13 +11,14 @@ many processes serve the app. What the sheet shows is read in ``web.sheet_contex
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
@@ -28,10 +29,10 @@ from django.views.decorators.http import (
     require_http_methods,
     require_POST,
 )
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 from django_htmx.middleware import HtmxDetails
 
-from games import RULESETS, RuleError
+from games import RULESETS, GameState, RuleError
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandError, UnlikelyHand
 from scorekeeper.live.delta import delta_from, grid_delta
 from scorekeeper.models import Game, Hand
@@ -43,6 +44,7 @@ from scorekeeper.selectors.games import (
     player_names,
 )
 from scorekeeper.services.games import (
+    HandWritten,
     game_close,
     game_delete,
     game_reopen,
@@ -56,6 +58,7 @@ from scorekeeper.web.access import (
     NOT_YOURS,
     game_page,
     holds_link,
+    seated_game,
     writer,
 )
 from scorekeeper.web.forms import Entry
@@ -63,8 +66,10 @@ from scorekeeper.web.live_answer import LiveRequest
 from scorekeeper.web.sheet_context import (
     after_write,
     hand_marker,
+    keep_written,
     reload_access,
     render_sheet,
+    rows_by_version,
     seat_ids,
     sheet_context,
     sheet_game,
@@ -102,9 +107,16 @@ def game_live(request: LiveRequest, pk: int) -> HttpResponse:
             messages.info(request, "That game was deleted.")
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404(NOT_YOURS)
-    current = found.game.version
-    if request.GET.get("v") == str(current):
+    if request.GET.get("v") == str(found.game.version):
         return HttpResponse(status=204)
+    return HttpResponse(_live_body(request, found))
+
+
+def _live_body(request: HttpRequest, found: GameAccess) -> str:
+    """The live answer to ``request`` (its query: the hand its entry is for, the rows
+    ``from``…``to`` it asks for) at the game's version: the kept fragment of its key, or
+    rendered once and kept for every phone of that key."""
+    current = found.game.version
 
     def parts() -> str:  # called by the template only when its fragment is not kept
         first = delta_from(request, current)
@@ -123,7 +135,30 @@ def game_live(request: LiveRequest, pk: int) -> HttpResponse:
     # The kept fragment needs nothing of the request: no context processors run for it.
     key = live_answer.answer_key(request, found)
     context = {"key": key, "timeout": live_answer.TIMEOUT, "parts": parts}
-    return HttpResponse(render_to_string("games/_live.html", context))
+    return render_to_string("games/_live.html", context)
+
+
+def _saved_answer(
+    request: HttpRequest, access: GameAccess, written: HandWritten, flash: str
+) -> HttpResponse:
+    """What the phone that saved a hand gets: the live answer every other phone at the
+    table gets for the new version (the same kept fragment: the rows from the saved hand
+    on when the phone sent the version before the write as the one it ``shown``, else
+    the whole grid; the next hand's entry), as a phone whose entry was for that hand
+    asks it after the hand's event; then its own notice (what was saved) in place of the
+    one for the others. Nothing is swapped in place of the sheet (``HX-Reswap: none``):
+    every part goes out of band, the rows merged into the grid (``static/js/live.js``)."""
+    assert written.outcome is not None
+    after = keep_written(access, written)
+    number = str(written.outcome.number)
+    query = QueryDict(mutable=True)
+    query.update({"v": str(written.base_version), "hand": number})
+    if request.POST.get("shown") == str(written.base_version):  # it had every other row
+        query.update({"from": number, "to": str(after.game.version)})
+    asked = copy(request)
+    asked.GET = query  # type: ignore[assignment]  # (a QueryDict all the same)
+    own = render_to_string("games/sheet.html#notice", {"flash": flash, "oob": True})
+    return reswap(HttpResponse(_live_body(asked, after) + own), "none")
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
@@ -153,10 +188,17 @@ def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]
     return entry, presenter_for(game.ruleset).hand_input(players, entry)
 
 
+def _state_now(game: Game) -> GameState:
+    """The game's state as the sheet shows it (kept per version), for a refused entry."""
+    return rows_by_version(game).state
+
+
 @require_POST
-@game_page(may="record")
+@game_page(may="record", games=seated_game())
 def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
-    """Record the next hand from the entry panel (the API's ``POST …/hands/``)."""
+    """Record the next hand from the entry panel (the API's ``POST …/hands/``). The game
+    row is read with its seats, not its hands: the write reads the last hand's stored
+    outcome alone, and the answer is the live answer of the new version."""
     game = access.game
     entry, hand_input = _entry_from(request, game)
     # A phone that kept the hand while offline sends it with the key it made when the
@@ -167,7 +209,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         try:
             validate_idempotency_key(key)
         except ValidationError as error:  # the API's rule; shown as the entry's other errors
-            state = game_state(game)
+            state = _state_now(game)
             refused = f"The hand's Idempotency-Key was refused: {error.messages[0]}."
             panel = sheet_panel.build_panel(
                 game, state, player_names(game), entry=entry, message=refused
@@ -186,7 +228,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             confirm=request.POST.get("confirm", ""),
         )
     except UnlikelyHand as exc:
-        state = game_state(game)
+        state = _state_now(game)
         panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
         )
@@ -194,7 +236,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
-        state = game_state(game)
+        state = _state_now(game)
         panel = sheet_panel.build_panel(
             game, state, player_names(game), entry=entry, error=exc, idempotency_key=key
         )
@@ -229,8 +271,9 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         if written.state.finished:
             flash += " The game is over."
     if getattr(request, "htmx", None):
-        after, state = after_write(access, written)
-        return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
+        if written.outcome is None:  # a key sent again: nothing was written
+            return render_sheet(request, sheet_context(request, access, flash=flash))
+        return _saved_answer(request, access, written, flash)
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
 

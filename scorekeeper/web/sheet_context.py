@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import RULESETS, GameState
+from scorekeeper.kept import keep, kept
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.access import GameAccess
@@ -64,6 +64,24 @@ def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, G
     return access, state
 
 
+def keep_written(access: GameAccess, written: HandWritten) -> GameAccess:
+    """The viewer's access with the game row as a write left it (the columns the write
+    changed, taken from it: nothing is read again), and the rows of the game's new
+    version kept from those of the version before it (kept by whoever read it) with the
+    hands the write folded in place of theirs: no hand is read. When the version before
+    was not kept, the first read of the new one reads its hands."""
+    game = access.game
+    for field in DERIVED_FIELDS:
+        setattr(game, field, getattr(written.game, field))
+    before = _kept_rows(f"sheet:rows:{written.base_key}") if written.base_key else None
+    if isinstance(before, SheetRows):
+        state = written.state
+        first = state.hands[0].number if state.hands else 1
+        earlier = tuple(h for h in before.state.hands if h.number < first)
+        keep_rows(game, replace(state, hands=(*earlier, *state.hands)))
+    return access
+
+
 def sheet_game() -> QuerySet[Game]:
     """The game row as the sheet reads it: with its league and owner, its seats and hands
     coming from :func:`rows_by_version`."""
@@ -84,16 +102,23 @@ def rows_by_version(game: Game) -> SheetRows:
     players' names and colours: read and folded once per version of the game and kept in
     Django's cache. Every write to its hands, and every rename, recolour or merge of its
     players, makes a new version; the moment it was saved tells a game apart from an
-    earlier one that had its id."""
+    earlier one that had its id. Kept in the cache every process shares ("versions"):
+    the phones of a table, served by any worker, read and fold a version once; and in
+    the process's own memory, where a sheet seen before finds them without a query."""
     key = _rows_key(game)
-    rows = cache.get(key)
+    rows = _kept_rows(key)
     if rows is None:
         if deferred := game.get_deferred_fields():  # read for the live poll: one query
             game.refresh_from_db(fields=deferred)
         with_rows(game)
         rows = SheetRows(game_state(game), player_names(game), game_markers(game))
-        cache.set(key, rows)
+        keep(key, rows)
     return rows
+
+
+def _kept_rows(key: str) -> SheetRows | None:
+    rows = kept(key)
+    return rows if isinstance(rows, SheetRows) else None
 
 
 def _rows_key(game: Game) -> str:
@@ -103,7 +128,8 @@ def _rows_key(game: Game) -> str:
 def keep_rows(game: Game, state: GameState) -> None:
     """A hand write's whole state kept as the rows of the game's new version: the other
     phones at the table, asking for that hand next, read and fold no hand."""
-    cache.add(_rows_key(game), SheetRows(state, player_names(game), game_markers(game)))
+    key, rows = _rows_key(game), SheetRows(state, player_names(game), game_markers(game))
+    keep(key, rows, only_new=True)
 
 
 def seat_ids(game: Game) -> list[int]:

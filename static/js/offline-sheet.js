@@ -367,10 +367,12 @@ function questionFrom(html) {
   return { lines: lines.concat(["Save anyway?"]), token: box.dataset.confirm };
 }
 
-function swapSheet(html) {
+/* The answer of a saved hand is the table's live answer, every part out of band
+   (HX-Reswap: none); a refusal (409) is the whole sheet. */
+function swapSheet(html, reswap) {
   var sheet = document.getElementById("sheet");
   if (!sheet || !window.htmx) return;
-  window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
+  window.htmx.swap(sheet, html, { swapStyle: reswap === "none" ? "none" : "outerHTML" });
   keepPage();
   // As after any save: the next hand's first question in view, or the notice to read.
   showSaved();
@@ -386,6 +388,10 @@ function post(item) {
   new URLSearchParams(withCurrentToken(item.body)).forEach(function (value, name) {
     values.append(name, value);
   });
+  // The version this page shows as it is sent: the answer brings the saved hand's rows
+  // alone if nothing else changed since, else the whole grid.
+  var shown = document.getElementById("sheet-poller");
+  if (shown && shown.dataset.version) values.set("shown", shown.dataset.version);
   var sheet = document.getElementById("sheet");
   return window.htmx.ajax("POST", item.action, {
     source: outbox,
@@ -403,6 +409,7 @@ function sendOne(item, direct) {
     if (!xhr) throw new Error("not sent");
     var html = xhr.responseText;
     var status = xhr.status;
+    var reswap = xhr.getResponseHeader("HX-Reswap") || "";
     var signedOut = !!xhr.responseURL && new URL(xhr.responseURL).pathname === loginPath;
     if (signedOut || status >= 500 || status === 429 || status === 408 || status === 0) {
       if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
@@ -419,8 +426,8 @@ function sendOne(item, direct) {
     if (status !== 422) writeDraft(item.number, null);
     if (status === 200 || (status === 422 && direct)) {
       store.remove(item.key);
-      if (direct) { setSaving(form, false); swapSheet(html); }
-      return { outcome: "sent", status: status, html: html };
+      if (direct) { setSaving(form, false); swapSheet(html, reswap); }
+      return { outcome: "sent", status: status, html: html, reswap: reswap };
     }
     item.state = "held";
     item.reason = reasonFrom(status, html);
@@ -493,7 +500,7 @@ function flush() {
     flushing = false;
     if (done) attempt = 0; else scheduleRetry();
     if (sent || refused) {
-      if (last && (last.status === 200 || last.status === 409)) swapSheet(last.html);
+      if (last && (last.status === 200 || last.status === 409)) swapSheet(last.html, last.reswap);
       else refreshSheet();
       if (sent) say(plural(sent, "hand", "hands") + " kept on this phone " + (sent === 1 ? "was" : "were") + " sent and saved.");
     }

@@ -493,9 +493,11 @@ document.addEventListener("htmx:beforeSwap", function (e) {
 // view (and takes the focus), and what was saved shows in the save bar for a while.
 // With no next hand (the game is over) or a notice to read, the notice at the top.
 var SAVED_SECONDS = 8;
+// (Once per answer: a saved hand's answer swaps its parts out of band and leaves #sheet
+// in place, so htmx tells each swapped part, and #sheet, with the same details.)
 document.addEventListener("htmx:afterSwap", function (e) {
   var target = e.detail.target;
-  if (target && target.id === "sheet") showSaved();
+  if (target && target.id === "sheet" && e.target && e.target.id === "sheet") showSaved();
 });
 // offline-sheet.js sends the hands itself (its outbox) and swaps the sheet in: it
 // calls this as htmx's swap would.

@@ -70,6 +70,20 @@ def test_a_hand_undone_and_recorded_again_continues_its_history(user, make_playe
     ]
 
 
+def test_hands_undone_back_two_and_recorded_again_continue_each_history(user, make_players) -> None:  # type: ignore[no-untyped-def]
+    game, players = _screw_game(user, make_players)
+    for winner in (players[0], players[1]):
+        hand_record(game=game, user=user, hand_input={"winner": winner.pk})
+    hand_undo(game=game, number=2, user=user)
+    hand_undo(game=game, number=1, user=user)
+    again = [
+        hand_record(game=game, user=user, hand_input={"winner": players[0].pk}).hand
+        for _ in range(2)
+    ]
+    # Hands 1 and 2 continue their histories (recorded, undone).
+    assert [(h.number, h.revision) for h in again if h is not None] == [(1, 3), (2, 3)]
+
+
 def test_new_game_from_a_league_page_preselects_the_league(user) -> None:  # type: ignore[no-untyped-def]
     league = League.objects.create(name="Thursday", owner=user)
     client = Client()

@@ -454,17 +454,28 @@ def test_bad_input_gets_a_clear_message_and_changes_nothing(
             assert f'value="{value}"' in response.content.decode()
 
 
-def test_an_htmx_save_answers_with_the_sheet_only(
-    ana_client: Client, user: User, four: list[Player]
+def test_an_htmx_save_answers_with_the_tables_live_answer_and_its_own_notice(
+    ana_client: Client, user: User, other_user: User, four: list[Player]
 ) -> None:
     game = make_game(user, "screw-your-neighbour", four[:3])
+    before = Game.objects.get(pk=game.pk).version
     response = post_hand(ana_client, game, {"winner": str(four[1].pk)}, **HTMX)
     assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"  # every part goes out of band
     html = response.content.decode()
     assert "<html" not in html
-    assert html.lstrip().startswith('<div id="sheet"')
-    assert "Hand 1: Bo won it." in text(response)
+    assert 'id="sheet-grid" class="sheet-grid" hx-swap-oob="true"' in html
     assert "Enter hand 2" in text(response)
+    # What was saved, said last: in place of the notice the other phones get.
+    notices = re.findall(r'<div id="sheet-notice".*?</div>', html, flags=re.S)
+    assert "saved on another phone" in notices[0]
+    assert "Hand 1: Bo won it." in notices[-1]
+    assert "another phone" not in notices[-1]
+    # The same kept answer as another phone of the owner's kind asking for that hand.
+    phone = Client()
+    phone.force_login(user)
+    answer = phone.get(f"/games/{game.pk}/live/?v={before}&hand=1", **HTMX).content.decode()
+    assert html.startswith(answer)
 
 
 def test_an_htmx_refusal_comes_back_in_the_panel(

@@ -35,6 +35,7 @@ from scorekeeper.models import (
     GameStatus,
     Guest,
     Hand,
+    HandAction,
     HandRevision,
     Invite,
     InviteRole,
@@ -247,6 +248,9 @@ def _write_games(
                 finished_at=(g.finished_at or g.created_at or now) if finished else None,
                 hand_count=len(state.hands),
                 version=1,
+                undone_upto=max(
+                    (r.number for r in g.revisions if r.action == HandAction.UNDONE), default=0
+                ),
             )
         )
     created = Game.objects.bulk_create(rows)
