@@ -168,6 +168,47 @@ def last_hand_state(game: Game) -> GameState:
     return rules.resume(config, [outcome], closed=game.closed)
 
 
+def recent_state(game: Game, recent: int) -> GameState:
+    """A stored game's state whose ``hands`` are its last ``recent`` hands' stored
+    outcomes (``played`` still counts every hand; prefetch its seats first): one query of
+    at most ``recent`` rows however long the game, the standings and what comes next
+    resumed from the last hand's running state. A game with a hand whose outcome is not
+    stored (imported, say) is read and folded whole."""
+    rows = list(
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("-number")
+        .only("number", "input", "derived")[:recent]
+    )
+    outcomes = [stored_outcome(h) for h in reversed(rows)]
+    known = [o for o in outcomes if o is not None]
+    if len(known) == len(outcomes):
+        return get_ruleset(game.ruleset).resume(game_config(game), known, closed=game.closed)
+    return game_state(with_rows(game))
+
+
+#: A hand's running totals as :func:`running_totals` reads them: each player's score
+#: after it, and in partner play what it gave each team.
+RunningTotals = tuple[dict[int, int], tuple[int, ...] | None]
+
+
+def running_totals(game: Game) -> list[RunningTotals] | None:
+    """Every hand's running totals (what a chart draws), oldest first: only those two
+    keys of each stored outcome, read by the database out of ``Hand.derived``. None when
+    a hand's outcome is not stored."""
+    rows = (
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("number")
+        .values_list("derived__totals", "derived__team_points")
+    )
+    found: list[RunningTotals] = []
+    for totals, team_points in rows:
+        if totals is None:
+            return None
+        teams = tuple(t["points"] for t in team_points) if team_points is not None else None
+        found.append(({t["player"]: t["score"] for t in totals}, teams))
+    return found
+
+
 def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
     """A stored game's state (prefetch seats and hands first). The hands' stored outcomes
     are read back, not replayed: the engine only works out the standings and what comes
@@ -219,6 +260,12 @@ def with_rows(game: Game) -> Game:
     """``game`` (read without them) with its seats, their players and its hands, as
     :func:`game_with_related` reads them."""
     prefetch_related_objects([game], *_rows())
+    return game
+
+
+def with_seats(game: Game) -> Game:
+    """``game`` with its seats and their players (not its hands)."""
+    prefetch_related_objects([game], _rows()[0])
     return game
 
 
