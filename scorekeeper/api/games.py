@@ -27,7 +27,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.pagination import LimitOffsetPagination, PageNumberPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -50,16 +50,23 @@ from scorekeeper.api.game_serializers import (
     HandDetailSerializer,
     HandSerializer,
     HandView,
+    hand_object,
 )
 from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
 from scorekeeper.selectors.games import (
+    StoredHand,
     game_state,
     game_with_related,
     games_visible_to,
     hand_history,
     hand_of,
+    hand_rows,
+    last_hand_state,
+    stored_hands,
+    stored_of,
     version_key,
+    with_seats,
 )
 from scorekeeper.services.games import (
     MAX_HANDS,
@@ -93,6 +100,49 @@ def _game_data(game: Game, access: GameAccess) -> Any:
     return GameSerializer(GameView(game, game_state(game), access.may_change)).data
 
 
+#: ``?hands=`` of a game: ``all`` (the default), ``last:N`` (its last N hands, 0 to
+#: MAX_HANDS) or ``none`` (``last:0``).
+HANDS_PARAMETER = OpenApiParameter(
+    "hands",
+    str,
+    description="Which hands the game object holds: `all` (the default), `last:N` (its "
+    "last N hands, N from 0) or `none`; `hand_count` always counts them all. Every hand, "
+    "page by page: `GET /api/v1/games/{id}/hands/?limit=M&offset=K`.",
+    pattern="^(all|none|last:[0-9]{1,4})$",
+)
+
+
+def _hands_asked(request: Request) -> int | None:
+    """How many of the last hands ``?hands=`` asks for (None: all); 400 otherwise."""
+    asked = request.query_params.get("hands", "all")
+    if asked == "all":
+        return None
+    if asked == "none":
+        return 0
+    count = asked.removeprefix("last:")
+    if count == asked or not count.isascii() or not count.isdigit() or int(count) > MAX_HANDS:
+        raise ValidationError(
+            {"hands": [f"all, none or last:N with N from 0 to {MAX_HANDS}, not {asked[:20]!r}"]}
+        )
+    return int(count)
+
+
+def _stored_game_data(game: Game, access: GameAccess, last: int | None) -> Any:
+    """The game object from its hands as stored, without the engine folding them: the
+    standings and next hand resumed from the last hand, and the hands (all, or the
+    ``last``) read in one query of only the columns they need. A game with a hand whose
+    outcome is not stored is folded whole."""
+    with_seats(game)
+    stored = stored_hands(game, last=last) if last != 0 else []
+    if stored is not None:
+        view = GameView(game, last_hand_state(game), access.may_change, stored)
+        return GameSerializer(view).data
+    data = _game_data(_with_rows(game), access)
+    if last is not None:
+        data["hands"] = data["hands"][len(data["hands"]) - last :] if last else []
+    return data
+
+
 def _with_rows(game: Game) -> Game:
     """The game as it is now, with its seats and hands."""
     return game_with_related(Game.objects.filter(pk=game.pk)).get()
@@ -105,6 +155,15 @@ def _fresh_game_response(access: GameAccess, *, status_code: int = 200) -> Respo
 
 def _hand_data(outcome: HandOutcome, revision: int) -> Mapping[str, Any]:
     return HandSerializer(HandView(outcome, revision)).data
+
+
+def _hand_objects(game: Game, stored: list[StoredHand] | None) -> list[Any]:
+    """The answers of hands as stored, or (when one has no stored outcome) of every hand
+    of the game folded by the engine."""
+    if stored is not None:
+        return [hand_object(h) for h in stored]
+    game = _with_rows(game)
+    return list(HandSerializer(GameView(game, game_state(game)).hands, many=True).data)
 
 
 def _hand_body(request: Request) -> Any:
@@ -259,23 +318,25 @@ class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game's score sheet",
-        responses={200: GameSerializer, 404: ERRORS[404]},
+        parameters=[HANDS_PARAMETER],
+        responses={200: GameSerializer, 400: ERRORS[400], 404: ERRORS[404]},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response | HttpResponse:
+        last = _hands_asked(request)
         access = _access(request, game_id, rows=False)
         game = access.game
         renderer = request.accepted_renderer
         if not isinstance(renderer, JSONRenderer):  # the browsable API
-            return Response(_game_data(_with_rows(game), access))
+            return Response(_stored_game_data(game, access, last))
         # A game's answer changes only with its version (and the moment it was last
-        # saved, should an id ever come back): rendered once per version and kind of
-        # viewer and kept in Django's cache, a long game's answer costs what a short
-        # one's does.
-        key = f"api:game:{version_key(game)}:{int(access.may_change)}"
+        # saved, should an id ever come back): rendered once per version, kind of viewer
+        # and hands asked for, and kept in Django's cache. Just after a hand it is made
+        # from the hands as stored, without the engine.
+        key = f"api:game:{version_key(game)}:{int(access.may_change)}:{last}"
         body = cache.get(key)
         if body is None:
-            data = _game_data(_with_rows(game), access)
+            data = _stored_game_data(game, access, last)
             body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
             cache.set(key, body)
         return HttpResponse(body, content_type=renderer.media_type)
@@ -293,16 +354,43 @@ class GameDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class HandsPagination(LimitOffsetPagination):
+    """A game's hands page by page when ``limit`` is given (``offset``: the hands
+    before the page, so ``offset=250&limit=50`` is hands 251 to 300); without it, every
+    hand as one list, as ever."""
+
+    default_limit = None
+    max_limit = MAX_HANDS
+
+
 class GameHandsApi(APIView):
     @extend_schema(
         operation_id="games_hands_list",
         summary="A game's hands",
+        description="Every hand, oldest first; with `limit` (and `offset`, the hands "
+        'before the page) one page of them: `{"count", "next", "previous", '
+        '"results": [HAND, ...]}`.',
+        parameters=[
+            OpenApiParameter("limit", int, description="Hands per page (at most 1,000)."),
+            OpenApiParameter("offset", int, description="Hands before the page."),
+        ],
         responses={200: HandSerializer(many=True), 404: ERRORS[404]},
         tags=["hands"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = _visible_game(request, game_id)
-        return Response(HandSerializer(GameView(game, game_state(game)).hands, many=True).data)
+        game = _visible_game(request, game_id, rows=False)
+        # (Not the view's pagination_class: unpaginated is the default answer, and the
+        # schema's.)
+        paginator = HandsPagination()
+        page = paginator.paginate_queryset(hand_rows(game), request, view=self)
+        stored = stored_of(hand_rows(game) if page is None else page)
+        data = _hand_objects(game, stored)
+        if page is None:
+            return Response(data)
+        if stored is None:  # folded whole: the page's hands of them
+            start = paginator.get_offset(request)
+            data = data[start : start + len(page)]
+        return paginator.get_paginated_response(data)
 
     @extend_schema(
         operation_id="games_hands_create",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -184,6 +184,48 @@ def recent_state(game: Game, recent: int) -> GameState:
     if len(known) == len(outcomes):
         return get_ruleset(game.ruleset).resume(game_config(game), known, closed=game.closed)
     return game_state(with_rows(game))
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A hand as stored: its input, its outcome (``Hand.derived``, without the running
+    state) and its revision."""
+
+    number: int
+    input: dict[str, Any]
+    outcome: dict[str, Any]
+    revision: int
+
+
+def hand_rows(game: Game) -> QuerySet[Hand, tuple[int, Any, Any, int]]:
+    """A game's hands as :func:`stored_of` reads them, oldest first: only the columns
+    an answer needs, to be sliced in SQL."""
+    return (
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("number")
+        .values_list("number", "input", "derived", "revision")
+    )
+
+
+def stored_of(rows: Iterable[tuple[int, Any, Any, int]]) -> list[StoredHand] | None:
+    """The hands of :func:`hand_rows` (sliced or not); None when one has no stored
+    outcome (the engine must fold it)."""
+    hands: list[StoredHand] = []
+    for number, hand_input, derived, revision in rows:
+        if not derived or derived.get("number") != number or "carry" not in derived:
+            return None
+        outcome = {k: v for k, v in derived.items() if k != "carry"}
+        hands.append(StoredHand(number, hand_input, outcome, revision))
+    return hands
+
+
+def stored_hands(game: Game, *, last: int | None = None) -> list[StoredHand] | None:
+    """A game's hands as stored, oldest first, read in one query without the engine:
+    every hand, or its ``last`` hands (sliced in SQL). None as :func:`stored_of`."""
+    rows = hand_rows(game)
+    if last is None:
+        return stored_of(rows)
+    return stored_of(list(rows.order_by("-number")[:last])[::-1])
 
 
 #: A hand's running totals as :func:`running_totals` reads them: each player's score
