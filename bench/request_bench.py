@@ -19,8 +19,11 @@ and auth middleware), and then:
 
 A ratio is bare CPU / product CPU (1.0 = as cheap as the floor). The length check
 times POST and GET on an open-ended game (Screw Your Neighbour without a target) at 10
-and at 300 hands: the product's cost should not grow with the game. Data made here is
-deleted at the end.
+and at 300 hands: the product's cost should not grow with the game. So do the reads
+just after a hand (the game given a new version before each, untimed, as when another
+phone recorded a hand: nothing is cached for it): the sheet, the live answer, the table
+tools and the API's game, whole and with its last 50 hands. Data made here is deleted
+at the end.
 """
 
 from __future__ import annotations
