@@ -27,7 +27,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.pagination import LimitOffsetPagination, PageNumberPagination
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -50,12 +50,11 @@ from scorekeeper.api.game_serializers import (
     HandDetailSerializer,
     HandSerializer,
     HandView,
-    hand_object,
 )
+from scorekeeper.api.hand_pages import hand_objects
 from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
 from scorekeeper.selectors.games import (
-    StoredHand,
     game_state,
     game_with_related,
     games_visible_to,
@@ -107,7 +106,7 @@ HANDS_PARAMETER = OpenApiParameter(
     str,
     description="Which hands the game object holds: `all` (the default), `last:N` (its "
     "last N hands, N from 0) or `none`; `hand_count` always counts them all. Every hand, "
-    "page by page: `GET /api/v1/games/{id}/hands/?limit=M&offset=K`.",
+    "page by page: `GET /api/v1/games/{id}/hands/pages/?limit=M&offset=K`.",
     pattern="^(all|none|last:[0-9]{1,4})$",
 )
 
@@ -155,15 +154,6 @@ def _fresh_game_response(access: GameAccess, *, status_code: int = 200) -> Respo
 
 def _hand_data(outcome: HandOutcome, revision: int) -> Mapping[str, Any]:
     return HandSerializer(HandView(outcome, revision)).data
-
-
-def _hand_objects(game: Game, stored: list[StoredHand] | None) -> list[Any]:
-    """The answers of hands as stored, or (when one has no stored outcome) of every hand
-    of the game folded by the engine."""
-    if stored is not None:
-        return [hand_object(h) for h in stored]
-    game = _with_rows(game)
-    return list(HandSerializer(GameView(game, game_state(game)).hands, many=True).data)
 
 
 def _hand_body(request: Request) -> Any:
@@ -354,43 +344,18 @@ class GameDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class HandsPagination(LimitOffsetPagination):
-    """A game's hands page by page when ``limit`` is given (``offset``: the hands
-    before the page, so ``offset=250&limit=50`` is hands 251 to 300); without it, every
-    hand as one list, as ever."""
-
-    default_limit = None
-    max_limit = MAX_HANDS
-
-
 class GameHandsApi(APIView):
     @extend_schema(
         operation_id="games_hands_list",
         summary="A game's hands",
-        description="Every hand, oldest first; with `limit` (and `offset`, the hands "
-        'before the page) one page of them: `{"count", "next", "previous", '
-        '"results": [HAND, ...]}`.',
-        parameters=[
-            OpenApiParameter("limit", int, description="Hands per page (at most 1,000)."),
-            OpenApiParameter("offset", int, description="Hands before the page."),
-        ],
+        description="Every hand, oldest first. Page by page: "
+        "`GET /api/v1/games/{id}/hands/pages/?limit=M&offset=K`.",
         responses={200: HandSerializer(many=True), 404: ERRORS[404]},
         tags=["hands"],
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id, rows=False)
-        # (Not the view's pagination_class: unpaginated is the default answer, and the
-        # schema's.)
-        paginator = HandsPagination()
-        page = paginator.paginate_queryset(hand_rows(game), request, view=self)
-        stored = stored_of(hand_rows(game) if page is None else page)
-        data = _hand_objects(game, stored)
-        if page is None:
-            return Response(data)
-        if stored is None:  # folded whole: the page's hands of them
-            start = paginator.get_offset(request)
-            data = data[start : start + len(page)]
-        return paginator.get_paginated_response(data)
+        return Response(hand_objects(game, stored_of(hand_rows(game))))
 
     @extend_schema(
         operation_id="games_hands_create",

@@ -30,7 +30,7 @@ from scorekeeper.services.games import hand_record
 from scorekeeper.simulate import next_hand
 from scorekeeper.web import sheet
 from scorekeeper.web.sheet_context import rows_by_version
-from tests.scorekeeper.factories import make_game, make_players
+from tests.scorekeeper.factories import make_game, make_players, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -166,9 +166,18 @@ def test_a_games_hands_come_page_by_page(user: User) -> None:
     client.force_login(user)
     every = client.get(f"/api/v1/games/{game.pk}/hands/").json()
     assert [h["number"] for h in every] == list(range(1, 31))
-    page = client.get(f"/api/v1/games/{game.pk}/hands/?limit=10&offset=25").json()
+    # The plain list stays a plain list whatever the query says.
+    assert client.get(f"/api/v1/games/{game.pk}/hands/?limit=10").json() == every
+    page = client.get(f"/api/v1/games/{game.pk}/hands/pages/?limit=10&offset=25").json()
     assert page["count"] == 30
     assert page["results"] == every[25:]
     assert page["next"] is None
     assert "offset=15" in page["previous"]
-    assert client.get(f"/api/v1/games/{game.pk}/hands/?limit=x").status_code == 200
+    first = client.get(f"/api/v1/games/{game.pk}/hands/pages/").json()
+    assert first["results"] == every  # 100 a page unless asked
+    assert first["next"] is None and first["previous"] is None
+    odd = client.get(f"/api/v1/games/{game.pk}/hands/pages/?limit=x&offset=-3").json()
+    assert odd["results"] == every
+    other = make_user("other")
+    client.force_login(other)
+    assert client.get(f"/api/v1/games/{game.pk}/hands/pages/").status_code == 404
