@@ -175,7 +175,8 @@ def test_a_games_hands_come_page_by_page(user: User) -> None:
     assert "offset=15" in page["previous"]
     first = client.get(f"/api/v1/games/{game.pk}/hands/pages/").json()
     assert first["results"] == every  # 100 a page unless asked
-    assert first["next"] is None and first["previous"] is None
+    assert first["next"] is None
+    assert first["previous"] is None
     odd = client.get(f"/api/v1/games/{game.pk}/hands/pages/?limit=x&offset=-3").json()
     assert odd["results"] == every
     other = make_user("other")
