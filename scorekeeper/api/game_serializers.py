@@ -56,12 +56,13 @@ class GameView:
     """A game as the API shows it: the stored row (seats with their players prefetched,
     and its hands for :attr:`hands` unless ``stored``), the engine's state of it (whose
     game's own facts read as the view's attributes), whether the viewer may change it,
-    and the hands to show as stored (``state`` may then hold the last hand only)."""
+    and the hands to show, already made from the hands as stored (:func:`hand_object`;
+    ``state`` may then hold the last hand only)."""
 
     game: Game
     state: GameState
     can_change: bool = False
-    stored: Sequence[StoredHand] | None = None
+    stored: Sequence[dict[str, Any]] | None = None
 
     def __getattr__(self, name: str) -> JSON:
         try:
@@ -95,7 +96,7 @@ class GameView:
     @property
     def hands(self) -> list[HandView] | list[dict[str, Any]]:
         if self.stored is not None:
-            return [hand_object(h) for h in self.stored]
+            return list(self.stored)
         revisions = {h.number: h.revision for h in self.game.hands.all()}
         return [HandView(o, revisions.get(o.number, 1)) for o in self.state.hands]
 

@@ -50,8 +50,10 @@ from scorekeeper.api.game_serializers import (
     HandDetailSerializer,
     HandSerializer,
     HandView,
+    hand_object,
 )
 from scorekeeper.api.hand_pages import hand_objects
+from scorekeeper.api.kept_hands import Render, kept_hands_json, object_json
 from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
 from scorekeeper.selectors.games import (
@@ -134,12 +136,24 @@ def _stored_game_data(game: Game, access: GameAccess, last: int | None) -> Any:
     with_seats(game)
     stored = stored_hands(game, last=last) if last != 0 else []
     if stored is not None:
-        view = GameView(game, last_hand_state(game), access.may_change, stored)
-        return GameSerializer(view).data
+        hands = [hand_object(h) for h in stored]
+        return GameSerializer(GameView(game, last_hand_state(game), access.may_change, hands)).data
     data = _game_data(_with_rows(game), access)
     if last is not None:
         data["hands"] = data["hands"][len(data["hands"]) - last :] if last else []
     return data
+
+
+def _game_json(game: Game, access: GameAccess, last: int | None, render: Render) -> bytes:
+    """The game object in JSON as :func:`_stored_game_data` and ``render`` make it, its
+    hands rendered in blocks kept by what they are made of (:mod:`.kept_hands`): just
+    after a hand only the newest block is read and rendered, however long the game."""
+    with_seats(game)
+    hands = kept_hands_json(game, render, last=last) if last != 0 else b"[]"
+    if hands is None:
+        return render(_stored_game_data(game, access, last))
+    view = GameView(game, last_hand_state(game), access.may_change, [])
+    return object_json(GameSerializer(view).data, render, hands=hands)
 
 
 def _with_rows(game: Game) -> Game:
@@ -322,12 +336,18 @@ class GameDetailApi(APIView):
         # A game's answer changes only with its version (and the moment it was last
         # saved, should an id ever come back): rendered once per version, kind of viewer
         # and hands asked for, and kept in Django's cache. Just after a hand it is made
-        # from the hands as stored, without the engine.
+        # from the hands as stored, without the engine, the hands the version before
+        # showed taken as they were rendered (scorekeeper.api.kept_hands).
         key = f"api:game:{version_key(game)}:{int(access.may_change)}:{last}"
+        media_type, context = request.accepted_media_type, self.get_renderer_context()
+        if renderer.get_indent(media_type, context) is not None:  # pretty, made whole
+            body = renderer.render(_stored_game_data(game, access, last), media_type, context)
+            return HttpResponse(body, content_type=renderer.media_type)
         body = cache.get(key)
         if body is None:
-            data = _stored_game_data(game, access, last)
-            body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
+            body = _game_json(
+                game, access, last, lambda data: renderer.render(data, media_type, context)
+            )
             cache.set(key, body)
         return HttpResponse(body, content_type=renderer.media_type)
 

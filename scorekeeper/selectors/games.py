@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, Prefetch, Q, QuerySet, TextField, prefetch_related_objects
+from django.db.models.functions import MD5, Cast, Concat
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
@@ -217,6 +218,35 @@ def stored_of(rows: Iterable[tuple[int, Any, Any, int]]) -> list[StoredHand] | N
         outcome = {k: v for k, v in derived.items() if k != "carry"}
         hands.append(StoredHand(number, hand_input, outcome, revision))
     return hands
+
+
+def _digest() -> MD5:
+    """A hand row's stored input and outcome, digested by the database."""
+    return MD5(Concat(Cast("input", TextField()), Cast("derived", TextField())))
+
+
+def hand_digests(game: Game, *, last: int | None = None) -> list[tuple[int, int, str]]:
+    """Each hand's number, revision and a digest of its stored input and outcome, oldest
+    first (every hand, or the ``last``): computed by the database, so telling which
+    hands changed since they were last read decodes no JSON."""
+    rows = Hand.objects.filter(game_id=game.pk).values_list("number", "revision", _digest())
+    if last is None:
+        return list(rows.order_by("number"))
+    return list(rows.order_by("-number")[:last])[::-1]
+
+
+def hands_numbered(game: Game, numbers: Iterable[int]) -> list[tuple[StoredHand, str]] | None:
+    """Those hands of the game as stored, oldest first, each with its digest (as
+    :func:`hand_digests`); None as :func:`stored_of`."""
+    rows = list(
+        Hand.objects.filter(game_id=game.pk, number__in=list(numbers))
+        .order_by("number")
+        .values_list("number", "input", "derived", "revision", _digest())
+    )
+    stored = stored_of(row[:4] for row in rows)
+    if stored is None:
+        return None
+    return [(hand, row[4]) for hand, row in zip(stored, rows, strict=True)]
 
 
 def stored_hands(game: Game, *, last: int | None = None) -> list[StoredHand] | None:

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from rest_framework.renderers import JSONRenderer
 
 from games import GameState, get_ruleset
 from scorekeeper.api.game_serializers import GameSerializer, GameView
@@ -182,3 +183,42 @@ def test_a_games_hands_come_page_by_page(user: User) -> None:
     other = make_user("other")
     client.force_login(other)
     assert client.get(f"/api/v1/games/{game.pk}/hands/pages/").status_code == 404
+
+
+def test_the_api_game_after_a_correction_and_an_undo_shows_every_hand_as_stored(
+    user: User,
+) -> None:
+    """The hands the version before showed are taken as they were rendered; a hand
+    changed since (corrected, or its totals moved by a correction before it) and one
+    undone never show as they were."""
+    players = make_players("Ana", "Ben", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})
+    play(game, user, 34)
+    client = Client()
+    client.force_login(user)
+    url = f"/api/v1/games/{game.pk}/"
+
+    def expected(last: int | None = None) -> bytes:
+        data = GameSerializer(GameView(fresh(game), replayed(game), True)).data
+        if last is not None:
+            data["hands"] = data["hands"][-last:]
+        return JSONRenderer().render(data)
+
+    assert client.get(url).content == expected()
+    hand = client.get(f"/api/v1/games/{game.pk}/hands/3/").json()
+    other = next(p.pk for p in players if p.pk != hand["winner"])
+    corrected = client.put(
+        f"/api/v1/games/{game.pk}/hands/3/", {"winner": other}, content_type="application/json"
+    )
+    assert corrected.status_code == 200
+    answer = client.get(url)
+    assert answer.content == expected()
+    assert answer.json()["hands"][2]["winner"] == other
+    assert answer.json()["hands"][2]["revision"] == 2
+    assert client.delete(f"/api/v1/games/{game.pk}/hands/34/").status_code == 204
+    assert client.get(url).content == expected()
+    assert len(client.get(url).json()["hands"]) == 33
+    assert client.get(f"{url}?hands=last:7").content == expected(7)
+    pretty = client.get(url, HTTP_ACCEPT="application/json; indent=2")
+    assert pretty.content.startswith(b"{\n")
+    assert pretty.json() == client.get(url).json()
