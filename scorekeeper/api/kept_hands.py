@@ -21,8 +21,9 @@ from scorekeeper.api.game_serializers import hand_object
 from scorekeeper.models import Game
 from scorekeeper.selectors.games import hand_digests, hands_numbered
 
-#: Hands kept together under one key.
-BLOCK = 10
+#: Hands kept together under one key: a new hand reads and renders at most this many
+#: again, and a 1,000-hand game keeps 50 entries (5–15 KB each) in the cache.
+BLOCK = 20
 #: The shape of the hands kept (a new one when :func:`hand_object` changes).
 SHAPE = 1
 
