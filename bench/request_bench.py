@@ -22,8 +22,11 @@ and auth middleware), and then:
 
 A ratio is bare CPU / product CPU (1.0 = as cheap as the floor). The length check
 times POST and GET on an open-ended game (Screw Your Neighbour without a target) at 10
-and at 300 hands: the product's cost should not grow with the game. Data made here is
-deleted at the end.
+and at 300 hands: the product's cost should not grow with the game. So do the reads
+just after a hand (the game given a new version before each, untimed, as when another
+phone recorded a hand: nothing is cached for it): the sheet, the live answer, the table
+tools and the API's game, whole and with its last 50 hands. Data made here is deleted
+at the end.
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
+from django.db.models import F  # noqa: E402
+from django.db.models.functions import Now  # noqa: E402
 from django.http import HttpRequest, HttpResponse  # noqa: E402
 from django.shortcuts import get_object_or_404, render  # noqa: E402
 from django.test import Client, RequestFactory  # noqa: E402
@@ -74,7 +79,7 @@ from rest_framework.views import APIView  # noqa: E402
 from bench.engine_bench import DIRT_GOAL_US, deal_games, time_engine  # noqa: E402
 from bench.engine_bench import report as engine_report  # noqa: E402
 from games import get_ruleset  # noqa: E402
-from scorekeeper.models import Game, HandAction, HandRevision, Player  # noqa: E402
+from scorekeeper.models import Game, Hand, HandAction, HandRevision, Player  # noqa: E402
 from scorekeeper.selectors.games import game_state, game_with_related  # noqa: E402
 from scorekeeper.services.games import game_create, hand_record  # noqa: E402
 from scorekeeper.simulate import next_hand  # noqa: E402
@@ -160,9 +165,9 @@ class Call:
         ).environ
 
 
-def send(call: Call) -> tuple[float, int]:
+def send(call: Call, environ: dict[str, Any] | None = None) -> tuple[float, int]:
     """CPU seconds of one request through the WSGI handler, and its status."""
-    environ = call.environ()
+    environ = call.environ() if environ is None else environ
     status: list[str] = []
 
     def start_response(code: str, headers: Any, exc_info: Any = None) -> Callable[..., Any]:
@@ -182,8 +187,9 @@ def send(call: Call) -> tuple[float, int]:
 
 
 def queries_of(call: Call) -> int:
+    environ = call.environ()  # (what it writes before the request is not counted)
     with CaptureQueriesContext(connection) as captured:
-        send(call)
+        send(call, environ)
     return len(captured)
 
 
@@ -367,7 +373,63 @@ def form_pair(data: Data) -> Pair:
     )
 
 
+class AfterHandCall(Call):
+    """A read just after a hand: before each request (untimed) the game gets a new
+    version and its newest hand a new revision, as when another phone or process
+    recorded a hand, so nothing is kept in any cache for the version read."""
+
+    def __init__(self, path: str, headers: dict[str, str], game: int) -> None:
+        super().__init__("GET", path, headers)
+        self.game = game
+
+    def environ(self) -> dict[str, Any]:
+        Game.objects.filter(pk=self.game).update(version=F("version") + 1, updated_at=Now())
+        # The newest hand's row changes too, as it does when it is recorded: what is
+        # kept by the hands' content is read again for it.
+        last = Hand.objects.filter(game_id=self.game).order_by("-number")[:1]
+        Hand.objects.filter(pk__in=last.values("pk")).update(revision=F("revision") + 1)
+        return super().environ()
+
+
+def after_hand_pairs(data: Data, session: dict[str, str], token: dict[str, str]) -> list[Pair]:
+    """The reads just after a hand, at 10 hands (product side) and at 300 (bare side)."""
+    reads = [
+        ("sheet GET", "/games/{}/", session),
+        ("live answer", "/games/{}/live/?v=0&hand=1", session),
+        ("table tools GET", "/games/{}/table/", session),
+        ("API game JSON", "/api/v1/games/{}/", token),
+        ("API game, last 50", "/api/v1/games/{}/?hands=last:50", token),
+    ]
+    return [
+        Pair(
+            name,
+            AfterHandCall(url.format(data.short), headers, data.short),
+            AfterHandCall(url.format(data.long), headers, data.long),
+            None,
+        )
+        for name, url, headers in reads
+    ]
+
+
+def after_hand_report(rows: list[dict[str, Any]]) -> tuple[list[str], list[Goal]]:
+    """The lines and goals of the reads just after a hand: 300 hands / 10 hands ≤ 1.5."""
+    lines = ["just after a hand (a new version, nothing cached): 10 and 300 hands"]
+    goals: list[Goal] = []
+    for row in rows:
+        grow = row["bare_ms"] / row["product_ms"]
+        ok = grow <= 1.5
+        goals.append((f"{row['name']} after a hand, 300/10", f"× {grow:.2f}", "≤ 1.5", ok))
+        lines.append(
+            f"  {row['name']:<18} 10 hands {row['product_ms']:.2f} ms "
+            f"({row['product_queries']} q), 300 hands {row['bare_ms']:.2f} ms "
+            f"({row['bare_queries']} q): × {grow:.2f}  goal ≤ 1.5 {'MET' if ok else 'NOT MET'}"
+        )
+    return lines, goals
+
+
 # -- the report -----------------------------------------------------------------------
+
+Goal = tuple[str, str, str, bool]
 
 
 def format_rows(rows: list[dict[str, Any]]) -> list[str]:
@@ -403,9 +465,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         type=int,
         help=(
-            "Profile (CPU) the product side of pair N (0-3); BENCH_SORT=tottime to sort, "
-            "BENCH_PROFILE_OUT=file to keep the stats."
+            "Profile (CPU) the product side of pair N (0-3), or of read N-4 just after a "
+            "hand at 10 hands (4-8; BENCH_SIDE=long: at 300 hands); BENCH_SORT=tottime "
+            "to sort, BENCH_PROFILE_OUT=file to keep the stats."
         ),
+    )
+    parser.add_argument(
+        "--only",
+        choices=["pairs", "after-hand"],
+        help="Time only the product/bare pairs, or only the reads just after a hand.",
     )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql":
@@ -470,8 +538,12 @@ def _run(args: argparse.Namespace) -> int:
             import pstats
 
             profiler = cProfile.Profile(time.thread_time)
+            every = [*pairs, *after_hand_pairs(data, session, token)]
+            chosen = every[args.profile]
+            call = chosen.bare if os.environ.get("BENCH_SIDE") == "long" else chosen.product
+            assert call is not None
             for _ in range(args.requests):
-                environ = pairs[args.profile].product.environ()
+                environ = call.environ()
                 profiler.enable()
                 b"".join(HANDLER(environ, lambda *a: io.BytesIO().write))
                 profiler.disable()
@@ -481,22 +553,36 @@ def _run(args: argparse.Namespace) -> int:
                 70
             )
             return 0
-        rows = run_pairs(pairs, args.requests)
-        rows += run_pairs([form_pair(data)], args.requests)
+        rows = run_pairs(pairs, args.requests) if args.only != "after-hand" else []
+        if not args.only:
+            rows += run_pairs([form_pair(data)], args.requests)
         # Length: the same requests on a 10-hand and a 300-hand game, interleaved.
-        length = run_pairs(
-            [
-                Pair(
-                    "POST, 10-hand game", syn_post(data, short), syn_post(data, long), None, (201,)
-                ),
-                Pair(
-                    "GET, 10-hand game",
-                    Call("GET", f"/api/v1/games/{short}/", token),
-                    Call("GET", f"/api/v1/games/{long}/", token),
-                    None,
-                ),
-            ],
-            max(20, args.requests // 2),
+        length = (
+            []
+            if args.only
+            else run_pairs(
+                [
+                    Pair(
+                        "POST, 10-hand game",
+                        syn_post(data, short),
+                        syn_post(data, long),
+                        None,
+                        (201,),
+                    ),
+                    Pair(
+                        "GET, 10-hand game",
+                        Call("GET", f"/api/v1/games/{short}/", token),
+                        Call("GET", f"/api/v1/games/{long}/", token),
+                        None,
+                    ),
+                ],
+                max(20, args.requests // 2),
+            )
+        )
+        after_hand = (
+            run_pairs(after_hand_pairs(data, session, token), max(20, args.requests // 4))
+            if args.only != "pairs"
+            else []
         )
     finally:
         if not args.keep:
@@ -522,13 +608,17 @@ def _run(args: argparse.Namespace) -> int:
             f"300 hands {row['bare_ms']:.2f} ms ({row['bare_queries']} q): "
             f"× {grow:.2f}  goal ≤ 1.5 {'MET' if ok else 'NOT MET'}"
         )
-    figures = time_engine(deal_games(args.engine_games, args.seed), rounds=9)
-    print("\n".join(engine_report(figures)))
-    dirt_us = figures["dirt"][0]
-    goals.append(
-        ("engine, Dirt per hand", f"{dirt_us:.1f} µs", f"≤ {DIRT_GOAL_US:.0f} µs",
-         dirt_us <= DIRT_GOAL_US)
-    )  # fmt: skip
+    after_lines, after_goals = after_hand_report(after_hand)
+    print("\n".join(after_lines))
+    goals.extend(after_goals)
+    if not args.only:
+        figures = time_engine(deal_games(args.engine_games, args.seed), rounds=9)
+        print("\n".join(engine_report(figures)))
+        dirt_us = figures["dirt"][0]
+        goals.append(
+            ("engine, Dirt per hand", f"{dirt_us:.1f} µs", f"≤ {DIRT_GOAL_US:.0f} µs",
+             dirt_us <= DIRT_GOAL_US)
+        )  # fmt: skip
     print("\n".join(summary(goals)))
     met = all(ok for *_, ok in goals)
     print("every goal met" if met else "some goals NOT met")

@@ -151,6 +151,12 @@ class GameState:
     def status(self) -> str:
         return "finished" if self.finished else "in_progress"
 
+    @property
+    def played(self) -> int:
+        """Hands played: the last outcome's number (``hands`` may hold the last few only,
+        as :meth:`Ruleset.resume` allows)."""
+        return self.hands[-1].number if self.hands else 0
+
     def placements(self) -> tuple[Placement, ...]:
         """The final ranking of seats (or teams), ties sharing a place."""
         return tuple(

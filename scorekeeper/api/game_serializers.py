@@ -23,6 +23,7 @@ from games import RULESETS, GameState, HandOutcome
 from games.errors import JSON
 from scorekeeper.api.fields import OutputSerializer, left_out
 from scorekeeper.models import Game, GameStatus, HandRevision, Seat
+from scorekeeper.selectors.games import StoredHand
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
 RULESET_SLUGS = list(RULESETS)
@@ -53,12 +54,15 @@ class HandView:
 @dataclass(frozen=True)
 class GameView:
     """A game as the API shows it: the stored row (seats with their players prefetched,
-    and its hands for :attr:`hands`), the engine's state of it (whose game's own facts
-    read as the view's attributes), and whether the viewer may change it."""
+    and its hands for :attr:`hands` unless ``stored``), the engine's state of it (whose
+    game's own facts read as the view's attributes), whether the viewer may change it,
+    and the hands to show, already made from the hands as stored (:func:`hand_object`;
+    ``state`` may then hold the last hand only)."""
 
     game: Game
     state: GameState
     can_change: bool = False
+    stored: Sequence[dict[str, Any]] | None = None
 
     def __getattr__(self, name: str) -> JSON:
         try:
@@ -76,7 +80,7 @@ class GameView:
 
     @property
     def hand_count(self) -> int:
-        return len(self.state.hands)
+        return self.state.played
 
     @property
     def standings(self) -> list[dict[str, JSON]]:
@@ -90,7 +94,9 @@ class GameView:
         ]
 
     @property
-    def hands(self) -> list[HandView]:
+    def hands(self) -> list[HandView] | list[dict[str, Any]]:
+        if self.stored is not None:
+            return list(self.stored)
         revisions = {h.number: h.revision for h in self.game.hands.all()}
         return [HandView(o, revisions.get(o.number, 1)) for o in self.state.hands]
 
@@ -197,12 +203,32 @@ class HandSerializer(OutputSerializer):
         return facts
 
 
+#: The fields of a hand's answer that its stored outcome holds, in the answer's order.
+OUTCOME_FIELDS: tuple[str, ...] = tuple(
+    str(name) for name in HandSerializer().fields if name not in {"input", "revision"}
+)
+
+
+def hand_object(hand: StoredHand) -> dict[str, Any]:
+    """A hand's answer, as :class:`HandSerializer` makes it, from the hand as stored: its
+    outcome is the answer without the input and revision (``Hand.derived``), so no
+    engine and no serializer field is needed."""
+    outcome = hand.outcome
+    data: dict[str, Any] = {name: outcome[name] for name in OUTCOME_FIELDS if name in outcome}
+    data["input"] = hand.input
+    data["revision"] = hand.revision
+    return data
+
+
 class HandsField(serializers.ListField):
-    """A game's hands, each as :class:`HandSerializer` makes it."""
+    """A game's hands, each as :class:`HandSerializer` makes it (or already made from
+    the hands as stored: :func:`hand_object`)."""
 
     child = HandSerializer()
 
     def to_representation(self, data: Any) -> Any:
+        if all(isinstance(hand, dict) for hand in data):
+            return data
         return HandSerializer(data, many=True).data
 
 

@@ -49,7 +49,10 @@ from scorekeeper.api.game_serializers import (
     HandDetailSerializer,
     HandSerializer,
     HandView,
+    hand_object,
 )
+from scorekeeper.api.hand_pages import hand_objects
+from scorekeeper.api.kept_hands import Render, kept_hands_json, object_json
 from scorekeeper.kept import keep, kept
 from scorekeeper.models import Game, GameStatus, Hand
 from scorekeeper.selectors.access import GameAccess, Role, find_game_access
@@ -59,7 +62,12 @@ from scorekeeper.selectors.games import (
     games_visible_to,
     hand_history,
     hand_of,
+    hand_rows,
+    last_hand_state,
+    stored_hands,
+    stored_of,
     version_key,
+    with_seats,
 )
 from scorekeeper.services.games import (
     MAX_HANDS,
@@ -91,6 +99,61 @@ def _visible_game(request: Request, game_id: int, *, rows: bool = True) -> Game:
 
 def _game_data(game: Game, access: GameAccess) -> Any:
     return GameSerializer(GameView(game, game_state(game), access.may_change)).data
+
+
+#: ``?hands=`` of a game: ``all`` (the default), ``last:N`` (its last N hands, 0 to
+#: MAX_HANDS) or ``none`` (``last:0``).
+HANDS_PARAMETER = OpenApiParameter(
+    "hands",
+    str,
+    description="Which hands the game object holds: `all` (the default), `last:N` (its "
+    "last N hands, N from 0) or `none`; `hand_count` always counts them all. Every hand, "
+    "page by page: `GET /api/v1/games/{id}/hands/pages/?limit=M&offset=K`.",
+    pattern="^(all|none|last:[0-9]{1,4})$",
+)
+
+
+def _hands_asked(request: Request) -> int | None:
+    """How many of the last hands ``?hands=`` asks for (None: all); 400 otherwise."""
+    asked = request.query_params.get("hands", "all")
+    if asked == "all":
+        return None
+    if asked == "none":
+        return 0
+    count = asked.removeprefix("last:")
+    if count == asked or not count.isascii() or not count.isdigit() or int(count) > MAX_HANDS:
+        raise ValidationError(
+            {"hands": [f"all, none or last:N with N from 0 to {MAX_HANDS}, not {asked[:20]!r}"]}
+        )
+    return int(count)
+
+
+def _stored_game_data(game: Game, access: GameAccess, last: int | None) -> Any:
+    """The game object from its hands as stored, without the engine folding them: the
+    standings and next hand resumed from the last hand, and the hands (all, or the
+    ``last``) read in one query of only the columns they need. A game with a hand whose
+    outcome is not stored is folded whole."""
+    with_seats(game)
+    stored = stored_hands(game, last=last) if last != 0 else []
+    if stored is not None:
+        hands = [hand_object(h) for h in stored]
+        return GameSerializer(GameView(game, last_hand_state(game), access.may_change, hands)).data
+    data = _game_data(_with_rows(game), access)
+    if last is not None:
+        data["hands"] = data["hands"][len(data["hands"]) - last :] if last else []
+    return data
+
+
+def _game_json(game: Game, access: GameAccess, last: int | None, render: Render) -> bytes:
+    """The game object in JSON as :func:`_stored_game_data` and ``render`` make it, its
+    hands rendered in blocks kept by what they are made of (:mod:`.kept_hands`): just
+    after a hand only the newest block is read and rendered, however long the game."""
+    with_seats(game)
+    hands = kept_hands_json(game, render, last=last) if last != 0 else b"[]"
+    if hands is None:
+        return render(_stored_game_data(game, access, last))
+    view = GameView(game, last_hand_state(game), access.may_change, [])
+    return object_json(GameSerializer(view).data, render, hands=hands)
 
 
 def _with_rows(game: Game) -> Game:
@@ -259,24 +322,32 @@ class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game's score sheet",
-        responses={200: GameSerializer, 404: ERRORS[404]},
+        parameters=[HANDS_PARAMETER],
+        responses={200: GameSerializer, 400: ERRORS[400], 404: ERRORS[404]},
         tags=["games"],
     )
     def get(self, request: Request, game_id: int) -> Response | HttpResponse:
+        last = _hands_asked(request)
         access = _access(request, game_id, rows=False)
         game = access.game
         renderer = request.accepted_renderer
         if not isinstance(renderer, JSONRenderer):  # the browsable API
-            return Response(_game_data(_with_rows(game), access))
+            return Response(_stored_game_data(game, access, last))
         # A game's answer changes only with its version (and the moment it was last
-        # saved, should an id ever come back): rendered once per version and kind of
-        # viewer and kept for every process (scorekeeper.kept), a long game's answer
-        # costs what a short one's does.
-        key = f"api:game:{version_key(game)}:{int(access.may_change)}"
+        # saved, should an id ever come back): rendered once per version, kind of viewer
+        # and hands asked for, and kept for every process (scorekeeper.kept). Just after
+        # a hand it is made from the hands as stored, without the engine, the hands the
+        # version before showed taken as they were rendered (scorekeeper.api.kept_hands).
+        key = f"api:game:{version_key(game)}:{int(access.may_change)}:{last}"
+        media_type, context = request.accepted_media_type, self.get_renderer_context()
+        if renderer.get_indent(media_type, context) is not None:  # pretty, made whole
+            body = renderer.render(_stored_game_data(game, access, last), media_type, context)
+            return HttpResponse(body, content_type=renderer.media_type)
         body = kept(key)
         if body is None:
-            data = _game_data(_with_rows(game), access)
-            body = renderer.render(data, request.accepted_media_type, self.get_renderer_context())
+            body = _game_json(
+                game, access, last, lambda data: renderer.render(data, media_type, context)
+            )
             keep(key, body)
         return HttpResponse(body, content_type=renderer.media_type)
 
@@ -297,12 +368,14 @@ class GameHandsApi(APIView):
     @extend_schema(
         operation_id="games_hands_list",
         summary="A game's hands",
+        description="Every hand, oldest first. Page by page: "
+        "`GET /api/v1/games/{id}/hands/pages/?limit=M&offset=K`.",
         responses={200: HandSerializer(many=True), 404: ERRORS[404]},
         tags=["hands"],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = _visible_game(request, game_id)
-        return Response(HandSerializer(GameView(game, game_state(game)).hands, many=True).data)
+        game = _visible_game(request, game_id, rows=False)
+        return Response(hand_objects(game, stored_of(hand_rows(game))))
 
     @extend_schema(
         operation_id="games_hands_create",

@@ -199,7 +199,7 @@ class Presenter:
     # -- the scoreboard ---------------------------------------------------------------
 
     def board_title(self, state: GameState) -> str:
-        played = len(state.hands)
+        played = state.played
         total = self.hands_total(state)
         if total:
             return f"After hand {played} of {total} · {plural(total - played, 'hand')} left"

@@ -97,7 +97,7 @@ class DirtyDealsPresenter(Presenter):
         return rubbers, f"{row.score} in the open rubber" if row.score else ""
 
     def board_title(self, state: GameState) -> str:
-        return f"After hand {len(state.hands)} · rubber {state.extras.get('rubber', 1)}"
+        return f"After hand {state.played} · rubber {state.extras.get('rubber', 1)}"
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         score = int(row.score)

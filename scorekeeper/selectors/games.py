@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, Prefetch, Q, QuerySet, TextField, prefetch_related_objects
+from django.db.models.functions import MD5, Cast, Concat
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
@@ -168,6 +169,118 @@ def last_hand_state(game: Game) -> GameState:
     return rules.resume(config, [outcome], closed=game.closed)
 
 
+def recent_state(game: Game, recent: int) -> GameState:
+    """A stored game's state whose ``hands`` are its last ``recent`` hands' stored
+    outcomes (``played`` still counts every hand; prefetch its seats first): one query of
+    at most ``recent`` rows however long the game, the standings and what comes next
+    resumed from the last hand's running state. A game with a hand whose outcome is not
+    stored (imported, say) is read and folded whole."""
+    rows = list(
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("-number")
+        .only("number", "input", "derived")[:recent]
+    )
+    outcomes = [stored_outcome(h) for h in reversed(rows)]
+    known = [o for o in outcomes if o is not None]
+    if len(known) == len(outcomes):
+        return get_ruleset(game.ruleset).resume(game_config(game), known, closed=game.closed)
+    return game_state(with_rows(game))
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A hand as stored: its input, its outcome (``Hand.derived``, without the running
+    state) and its revision."""
+
+    number: int
+    input: dict[str, Any]
+    outcome: dict[str, Any]
+    revision: int
+
+
+def hand_rows(game: Game) -> QuerySet[Hand, tuple[int, Any, Any, int]]:
+    """A game's hands as :func:`stored_of` reads them, oldest first: only the columns
+    an answer needs, to be sliced in SQL."""
+    return (
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("number")
+        .values_list("number", "input", "derived", "revision")
+    )
+
+
+def stored_of(rows: Iterable[tuple[int, Any, Any, int]]) -> list[StoredHand] | None:
+    """The hands of :func:`hand_rows` (sliced or not); None when one has no stored
+    outcome (the engine must fold it)."""
+    hands: list[StoredHand] = []
+    for number, hand_input, derived, revision in rows:
+        if not derived or derived.get("number") != number or "carry" not in derived:
+            return None
+        outcome = {k: v for k, v in derived.items() if k != "carry"}
+        hands.append(StoredHand(number, hand_input, outcome, revision))
+    return hands
+
+
+def _digest() -> MD5:
+    """A hand row's stored input and outcome, digested by the database."""
+    return MD5(Concat(Cast("input", TextField()), Cast("derived", TextField())))
+
+
+def hand_digests(game: Game, *, last: int | None = None) -> list[tuple[int, int, str]]:
+    """Each hand's number, revision and a digest of its stored input and outcome, oldest
+    first (every hand, or the ``last``): computed by the database, so telling which
+    hands changed since they were last read decodes no JSON."""
+    rows = Hand.objects.filter(game_id=game.pk).values_list("number", "revision", _digest())
+    if last is None:
+        return list(rows.order_by("number"))
+    return list(rows.order_by("-number")[:last])[::-1]
+
+
+def hands_numbered(game: Game, numbers: Iterable[int]) -> list[tuple[StoredHand, str]] | None:
+    """Those hands of the game as stored, oldest first, each with its digest (as
+    :func:`hand_digests`); None as :func:`stored_of`."""
+    rows = list(
+        Hand.objects.filter(game_id=game.pk, number__in=list(numbers))
+        .order_by("number")
+        .values_list("number", "input", "derived", "revision", _digest())
+    )
+    stored = stored_of(row[:4] for row in rows)
+    if stored is None:
+        return None
+    return [(hand, row[4]) for hand, row in zip(stored, rows, strict=True)]
+
+
+def stored_hands(game: Game, *, last: int | None = None) -> list[StoredHand] | None:
+    """A game's hands as stored, oldest first, read in one query without the engine:
+    every hand, or its ``last`` hands (sliced in SQL). None as :func:`stored_of`."""
+    rows = hand_rows(game)
+    if last is None:
+        return stored_of(rows)
+    return stored_of(list(rows.order_by("-number")[:last])[::-1])
+
+
+#: A hand's running totals as :func:`running_totals` reads them: each player's score
+#: after it, and in partner play what it gave each team.
+RunningTotals = tuple[dict[int, int], tuple[int, ...] | None]
+
+
+def running_totals(game: Game) -> list[RunningTotals] | None:
+    """Every hand's running totals (what a chart draws), oldest first: only those two
+    keys of each stored outcome, read by the database out of ``Hand.derived``. None when
+    a hand's outcome is not stored."""
+    rows = (
+        Hand.objects.filter(game_id=game.pk)
+        .order_by("number")
+        .values_list("derived__totals", "derived__team_points")
+    )
+    found: list[RunningTotals] = []
+    for totals, team_points in rows:
+        if totals is None:
+            return None
+        teams = tuple(t["points"] for t in team_points) if team_points is not None else None
+        found.append(({t["player"]: t["score"] for t in totals}, teams))
+    return found
+
+
 def game_state(game: Game, hand_inputs: Sequence[dict[str, Any]] | None = None) -> GameState:
     """A stored game's state (prefetch seats and hands first). The hands' stored outcomes
     are read back, not replayed: the engine only works out the standings and what comes
@@ -219,6 +332,12 @@ def with_rows(game: Game) -> Game:
     """``game`` (read without them) with its seats, their players and its hands, as
     :func:`game_with_related` reads them."""
     prefetch_related_objects([game], *_rows())
+    return game
+
+
+def with_seats(game: Game) -> Game:
+    """``game`` with its seats and their players (not its hands)."""
+    prefetch_related_objects([game], _rows()[0])
     return game
 
 

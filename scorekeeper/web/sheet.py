@@ -156,10 +156,11 @@ def build_grid(
     shows = presenter_for(state.config.ruleset)
     columns = columns_for(state, names)
     rows: list[GridRow] = []
-    team_running = [0] * len(columns) if state.config.teams else []
-    hidden = max(0, len(state.hands) - recent) if recent is not None else 0
+    team_running = _team_start(state, len(columns))
+    # ``state.hands`` may hold only the last hands (the sheet's rows, read in SQL).
+    skip = max(0, len(state.hands) - recent) if recent is not None else 0
     for index, hand in enumerate(state.hands):
-        if index < hidden or (since is not None and hand.number < since):
+        if index < skip or (since is not None and hand.number < since):
             if state.config.teams and hand.team_points is not None:
                 for i in range(len(columns)):
                     team_running[i] += hand.team_points[i]
@@ -200,9 +201,23 @@ def build_grid(
         footer=_footer(state, columns),
         tag_label=shows.tag_label,
         points_hint=shows.points_hint,
-        hidden=hidden,
-        total=len(state.hands),
+        hidden=state.played - len(state.hands) + skip,
+        total=state.played,
     )
+
+
+def _team_start(state: GameState, count: int) -> list[int]:
+    """Partner play: each team's score before ``state.hands`` (0 when they start at
+    the first hand): its score now less what those hands gave it."""
+    if not state.config.teams:
+        return []
+    if not state.hands or state.hands[0].number == 1:
+        return [0] * count
+    now = {row.team: row.score for row in state.standings if row.team is not None}
+    return [
+        now.get(i, 0) - sum(h.team_points[i] for h in state.hands if h.team_points is not None)
+        for i in range(count)
+    ]
 
 
 def _standing_by_column(state: GameState, columns: Sequence[Column]) -> dict[int, Any]:
@@ -291,9 +306,27 @@ SERIES_CLASSES = 8
 END_LABEL = 16
 
 
-def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
-    """The running score of every column after each hand, as SVG polylines."""
-    if not state.hands:
+@dataclass(frozen=True)
+class Running:
+    """What the chart draws of one hand: the players' scores after it, and in partner
+    play what it gave each team."""
+
+    totals: Mapping[int, int]
+    team_points: tuple[int, ...] | None = None
+
+
+def running_of(state: GameState) -> tuple[Running, ...]:
+    """The chart's points of the hands a state holds (every hand of a whole state)."""
+    return tuple(Running(h.totals, h.team_points) for h in state.hands)
+
+
+def build_chart(
+    state: GameState, columns: Sequence[Column], running: Sequence[Running] | None = None
+) -> Chart | None:
+    """The running score of every column after each hand, as SVG polylines: of every
+    hand in ``running``, or in ``state`` (whole) without it."""
+    hands = running_of(state) if running is None else running
+    if not hands:
         return None
     shows = presenter_for(state.config.ruleset)
     start = shows.chart_start(state)
@@ -301,7 +334,7 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
     team_running = [0] * len(columns)
     for col_index, col in enumerate(columns):
         line = [start]
-        for hand in state.hands:
+        for hand in hands:
             if state.config.teams and hand.team_points is not None:
                 team_running[col_index] += hand.team_points[col_index]
                 line.append(team_running[col_index])
@@ -317,7 +350,7 @@ def build_chart(state: GameState, columns: Sequence[Column]) -> Chart | None:
     lo = min(lo, 0)
     if hi == lo:
         hi = lo + 1
-    n = len(state.hands)
+    n = len(hands)
 
     def x(i: int) -> float:
         return round(left + (width - left - right) * i / n, 1)

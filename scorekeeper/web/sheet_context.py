@@ -22,9 +22,12 @@ from scorekeeper.selectors.games import (
     game_state,
     game_with_related,
     player_names,
+    recent_state,
+    running_totals,
     version_key,
     with_earlier_hands,
     with_rows,
+    with_seats,
 )
 from scorekeeper.selectors.table import tools_for
 from scorekeeper.services.games import HandWritten
@@ -90,28 +93,34 @@ def sheet_game() -> QuerySet[Game]:
 
 @dataclass(frozen=True)
 class SheetRows:
-    """What the sheet shows of a game's seats and hands."""
+    """What the sheet shows of a game's seats and hands: ``state`` holds the most recent
+    hands only (``sheet.RECENT_HANDS``; ``state.played`` counts them all), and
+    ``running`` every hand's running totals once the game is over (its chart)."""
 
     state: GameState
     names: dict[int, str]
     markers: dict[int, str]
+    running: tuple[sheet.Running, ...] | None = None
 
 
 def rows_by_version(game: Game) -> SheetRows:
-    """The game's state (its hands' stored outcomes, resumed by the engine) and its
-    players' names and colours: read and folded once per version of the game and kept in
-    Django's cache. Every write to its hands, and every rename, recolour or merge of its
-    players, makes a new version; the moment it was saved tells a game apart from an
-    earlier one that had its id. Kept in the cache every process shares ("versions"):
-    the phones of a table, served by any worker, read and fold a version once; and in
-    the process's own memory, where a sheet seen before finds them without a query."""
+    """The game's state (its recent hands' stored outcomes, resumed by the engine from
+    the last one) and its players' names and colours: read once per version of the game.
+    The read is flat in the game's length: the recent hands sliced in SQL, and a finished
+    game's running totals read out of the stored outcomes. Every write to its hands, and
+    every rename, recolour or merge of its players, makes a new version; the moment it was
+    saved tells a game apart from an earlier one that had its id. Kept in the cache every
+    process shares ("versions"): the phones of a table, served by any worker, read a
+    version once; and in the process's own memory, where a sheet seen before finds them
+    without a query."""
     key = _rows_key(game)
     rows = _kept_rows(key)
     if rows is None:
         if deferred := game.get_deferred_fields():  # read for the live poll: one query
             game.refresh_from_db(fields=deferred)
-        with_rows(game)
-        rows = SheetRows(game_state(game), player_names(game), game_markers(game))
+        with_seats(game)
+        state = recent_state(game, sheet.RECENT_HANDS)
+        rows = SheetRows(state, player_names(game), game_markers(game), _running(game, state))
         keep(key, rows)
     return rows
 
@@ -121,15 +130,33 @@ def _kept_rows(key: str) -> SheetRows | None:
     return rows if isinstance(rows, SheetRows) else None
 
 
+def _running(game: Game, state: GameState) -> tuple[sheet.Running, ...] | None:
+    """A finished game's running totals for its chart (None while it is in progress):
+    from ``state`` when it holds every hand, else read."""
+    if not state.finished:
+        return None
+    if len(state.hands) == state.played:
+        return sheet.running_of(state)
+    found = running_totals(game)
+    if found is None:
+        return sheet.running_of(game_state(with_rows(game)))
+    return tuple(sheet.Running(totals, teams) for totals, teams in found)
+
+
 def _rows_key(game: Game) -> str:
     return f"sheet:rows:{version_key(game)}"
 
 
 def keep_rows(game: Game, state: GameState) -> None:
     """A hand write's whole state kept as the rows of the game's new version: the other
-    phones at the table, asking for that hand next, read and fold no hand."""
-    key, rows = _rows_key(game), SheetRows(state, player_names(game), game_markers(game))
-    keep(key, rows, only_new=True)
+    phones at the table, asking for that hand next, read and fold no hand. (A state
+    that holds fewer than the sheet's recent hands is not kept: the next read reads
+    them.)"""
+    if len(state.hands) < min(sheet.RECENT_HANDS, state.played):
+        return
+    recent = replace(state, hands=state.hands[-sheet.RECENT_HANDS :])
+    rows = SheetRows(recent, player_names(game), game_markers(game), _running(game, state))
+    keep(_rows_key(game), rows, only_new=True)
 
 
 def seat_ids(game: Game) -> list[int]:
@@ -155,16 +182,19 @@ def sheet_context(
     """What the sheet shows; ``since``: its grid holds only the rows of hands ``since``
     onwards (the live answer to a phone that has the others)."""
     game = access.game
+    show_all = wants_every_hand(request)
+    running = None
     if state is None:
         rows = rows_by_version(game)
-        state, names, markers = rows.state, rows.names, rows.markers
+        state, names, markers, running = rows.state, rows.names, rows.markers, rows.running
+        if show_all and len(state.hands) < state.played:  # every hand asked for: read
+            state = game_state(with_rows(game))
     else:
         names, markers = player_names(game), game_markers(game)
     can_change = access.may_change
     can_manage = access.may_manage
     rules = RULESETS[game.ruleset]
     shows = presenter_for(game.ruleset)
-    show_all = wants_every_hand(request)
     recent = None if show_all else sheet.RECENT_HANDS
     grid = sheet.build_grid(game, state, names, recent=recent, since=since)
     apply_markers(grid.columns, markers)
@@ -188,7 +218,7 @@ def sheet_context(
         "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
         "winners": [names.get(p, "?") for p in state.winners],
         "ended_by": sheet.ended_by_text(state, names),
-        "chart": sheet.build_chart(state, grid.columns) if state.finished else None,
+        "chart": sheet.build_chart(state, grid.columns, running) if state.finished else None,
         "settlement": shows.settlement(state, names),
         "flash": flash,
         "notice": notice,

@@ -21,6 +21,7 @@ OUR_OPERATIONS = {
     "/api/v1/games/{game_id}/": {"get", "delete"},
     "/api/v1/games/{game_id}/hands/": {"get", "post"},
     "/api/v1/games/{game_id}/hands/{number}/": {"get", "put", "delete"},
+    "/api/v1/games/{game_id}/hands/pages/": {"get"},
     "/api/v1/games/{game_id}/close/": {"post"},
     "/api/v1/games/{game_id}/reopen/": {"post"},
 }
@@ -39,6 +40,27 @@ def test_schema_is_public_and_documents_every_operation(schema: dict[str, Any]) 
         assert url in schema["paths"], url
         assert methods <= set(schema["paths"][url]), url
     assert "/api/v1/schema/" not in schema["paths"]
+
+
+def test_a_games_hands_are_a_list_and_their_pages_a_page(schema: dict[str, Any]) -> None:
+    """Each operation answers in one documented shape: every hand as a plain list (the
+    contract), the pages always as a page object with its limit and offset."""
+    paths = schema["paths"]
+
+    def answer(url: str) -> dict[str, Any]:
+        return paths[url]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+
+    every = answer("/api/v1/games/{game_id}/hands/")
+    assert every == {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}}
+    assert "limit" not in {
+        p["name"] for p in paths["/api/v1/games/{game_id}/hands/"]["get"].get("parameters", [])
+    }
+    pages = paths["/api/v1/games/{game_id}/hands/pages/"]["get"]
+    name = answer("/api/v1/games/{game_id}/hands/pages/")["$ref"].rsplit("/", 1)[1]
+    page = schema["components"]["schemas"][name]
+    assert {"count", "next", "previous", "results"} <= set(page["properties"])
+    assert page["properties"]["results"]["items"] == {"$ref": "#/components/schemas/Hand"}
+    assert {"limit", "offset"} <= {p["name"] for p in pages["parameters"]}
 
 
 def test_schema_describes_the_contract(schema: dict[str, Any]) -> None:
