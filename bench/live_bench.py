@@ -95,8 +95,7 @@ class Bench:
         suffix = secrets.token_hex(3)
         self.owner = User.objects.create_user(f"live-{suffix}", password=secrets.token_hex(8))
         self.players = [
-            Player.objects.create(name=f"P{i} {suffix}", created_by=self.owner).pk
-            for i in range(4)
+            Player.objects.create(name=f"P{i} {suffix}", created_by=self.owner).pk for i in range(4)
         ]
         from rest_framework.authtoken.models import Token
 
@@ -115,7 +114,9 @@ class Bench:
         self.count = 0
 
     def ask(self, **command: Any) -> dict[str, Any]:
-        assert self.phones is not None and self.phones.stdin and self.phones.stdout
+        assert self.phones is not None
+        assert self.phones.stdin is not None
+        assert self.phones.stdout is not None
         self.phones.stdin.write(json.dumps(command) + "\n")
         self.phones.stdin.flush()
         line = self.phones.stdout.readline()
@@ -228,7 +229,9 @@ class Bench:
         time.sleep(seconds)
         return {k: v / (time.monotonic() - t0) for k, v in delta(self.stack.cpu(), before).items()}
 
-    def spent(self, before: dict[str, float], t0: float, idle: dict[str, float]) -> dict[str, float]:
+    def spent(
+        self, before: dict[str, float], t0: float, idle: dict[str, float]
+    ) -> dict[str, float]:
         wall = time.monotonic() - t0
         return {k: max(v - idle[k] * wall, 0.0) for k, v in delta(self.stack.cpu(), before).items()}
 
@@ -241,13 +244,20 @@ class Bench:
         games = [self.game(RULESETS[i % len(RULESETS)]) for i in range(self.args.tables)]
         specs = []
         for i, game in enumerate(games):
-            session = self.session() if i % 50 == 0 or not specs else (specs[-1]["session"], specs[-1]["csrf"])
+            session = (
+                self.session()
+                if i % 50 == 0 or not specs
+                else (specs[-1]["session"], specs[-1]["csrf"])
+            )
             specs += [self.spec(game, session) for _ in range(self.args.phones)]
         print(f"{len(games):,} tables made in {time.monotonic() - started:.1f}s "
               f"({', '.join(RULESETS)} in turn; a session per 50 tables)")  # fmt: skip
-        said = self.ask(do="open", phones=specs, timeout=300)
+        said = self.ask(do="open", phones=specs, timeout=self.args.tables * 0.5 + 20)
         self.count += len(specs)
-        print(f"{said['open']:,} of {said['of']:,} streams open through nginx in {said['seconds']}s")
+        print(
+            f"{said['open']:,} of {said['of']:,} streams open through nginx in {said['seconds']}s"
+            + ("" if said["open"] == said["of"] else f" ({said['counts']})")
+        )
         self.games = list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("pk"))
         return games
 
@@ -271,6 +281,7 @@ class Bench:
         from scorekeeper.models import Game
 
         idle = self.idle_rate()
+        self.ask(do="reset")
         hands, warm = self.args.hands, 3
         results = []
         for ruleset in ("dirt", "screw-your-neighbour", "dirty-deals", "dirty-uno"):
@@ -299,10 +310,15 @@ class Bench:
                     seen.append(table_cpu)
                     posted.append(api_cpu)
             results.append((ruleset, seen, posted, late))
+            print(
+                f"   {ruleset}: the phones' requests {json.dumps(self.ask(do='counts')['counts'])}"
+            )
+            self.ask(do="reset")
             if ruleset in TAPS:
                 self.tap(ruleset, table, first, idle, posted)
 
         for ruleset, seen, posted, late in results:
+
             def total(rows: list[dict[str, float]], *keys: str) -> float:
                 return sum(r[k] for r in rows for k in keys)
 
@@ -334,7 +350,10 @@ class Bench:
             time.sleep(0.3)
             spent.append(self.spent(before, t0, idle))
             if current["current"] < current["phones"]:
-                print(f"   (a tap: {current['phones'] - current['current']} phones late)")
+                print(
+                    f"   (a tap: {current['phones'] - current['current']} phones late: "
+                    f"{current['late']}, r={said['revision']})"
+                )
         django = statistics.median(s["django"] for s in spent)
         api = statistics.median(p["django"] for p in posted) or 1e-9
         print(
@@ -363,8 +382,13 @@ class Bench:
             game = Game.objects.get(pk=game.pk)
             if game.ruleset in TAPS:
                 state, _ = state_of(game)
-                table_act(game=game, user=self.owner, guest=None,
-                          act=parse_action(TAPS[game.ruleset]), hand=hand_in_play(state))  # fmt: skip
+                table_act(
+                    game=game,
+                    user=self.owner,
+                    guest=None,
+                    act=parse_action(TAPS[game.ruleset]),
+                    hand=hand_in_play(state),
+                )
                 revisions[game.pk] = tools_revision(game)
             versions[game.pk] = Game.objects.get(pk=game.pk).version
         return versions, revisions
@@ -442,11 +466,17 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=10, help="b: hands per game (10)")
     parser.add_argument("--behind", type=int, default=40, help="c: games changed (40)")
     parser.add_argument("--outage", type=float, default=10.0, help="d: seconds away (10)")
-    parser.add_argument("--no-backoff", action="store_true",
-                        help="the phones poll every 2 s / 3 s and reconnect after 3 s, as before")  # fmt: skip
+    parser.add_argument(
+        "--no-backoff",
+        action="store_true",
+        help="the phones poll every 2 s / 3 s and reconnect after 3 s, as before",
+    )
     parser.add_argument("--only", default="abcd", help="the scenarios to run (abcd)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a small run: 100 tables, 5 s held, 5 hands, a 5 s outage")  # fmt: skip
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small run: 100 tables, 5 s held, 5 hands, a 5 s outage",
+    )
     args = parser.parse_args()
     if args.quick:
         args.tables, args.hold, args.hands, args.outage = 100, 5.0, 5, 5.0

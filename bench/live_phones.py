@@ -114,7 +114,9 @@ class Backoff:
 
     def delay(self) -> float:
         steady = self.step == 0 and not self.failing
-        jitter = self.base * (0.75 + 0.5 * self.random()) if steady else self.random() * self.ceiling()
+        jitter = (
+            self.base * (0.75 + 0.5 * self.random()) if steady else self.random() * self.ceiling()
+        )
         wait = self.floor + jitter
         self.floor = 0
         return round(wait)
@@ -284,6 +286,8 @@ class Phone:
         self.tool_timer = Timer()
         #: When the stream last said hello (monotonic), and when the sheet was last current.
         self.hello_at = 0.0
+        #: When it last showed a newer version, a newer tools revision, a stream opened.
+        self.shown_at = self.revision_at = self.stream_at = 0.0
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -323,6 +327,7 @@ class Phone:
             return
         COUNTS["stream opened"] += 1
         self.streaming = True
+        self.stream_at = time.monotonic()
         self.poll_timer.stop()
         self.tool_timer.stop()
         self.hello_timer.run(self.no_hello, C["hello_wait_ms"])
@@ -461,8 +466,9 @@ class Phone:
             tag = poller.group(0)
             version = re.search(rb'data-version="(\d+)"', tag)
             hx_get = re.search(rb'hx-get="([^"]+)"', tag)
-            if version is not None:
+            if version is not None and int(version.group(1)) != self.shown:
                 self.shown = int(version.group(1))
+                self.shown_at = time.monotonic()
             if hx_get is not None:
                 self.hx_get = hx_get.group(1).decode().replace("&amp;", "&")
             self.finished = b"every" not in (re.search(rb'hx-trigger="([^"]*)"', tag) or [b""])[0]
@@ -510,6 +516,8 @@ class Phone:
     shown_tools_version = 0
 
     def take_tools(self, data: dict[str, Any]) -> None:
+        if (data.get("revision") or 0) != self.revision:
+            self.revision_at = time.monotonic()
         self.revision = data.get("revision") or 0
         self.etag = data.get("etag") or ""
         if isinstance(data.get("version"), int):
@@ -551,7 +559,9 @@ class Phone:
             self.tool_timer.stop()
             return
         if wait is not None or not self.tool_timer.pending():
-            self.tool_timer.run(self.tools_poll, wait if wait is not None else self.tool_polls.delay())
+            self.tool_timer.run(
+                self.tools_poll, wait if wait is not None else self.tool_polls.delay()
+            )
 
     def tools_poll(self) -> None:
         if self.streaming:
@@ -572,7 +582,8 @@ class Phone:
     async def save(self, path: str, form: list[list[str]]) -> int:
         """offline-sheet.js's post(): the form from the outbox, by htmx."""
         key = secrets.token_hex(16)
-        body = urlencode([*form, ["csrfmiddlewaretoken", self.csrf], ["idempotency_key", key]])
+        fields = [*form, ["csrfmiddlewaretoken", self.csrf], ["idempotency_key", key]]
+        body = urlencode([(k, v) for k, v in fields])
         headers = {
             "HX-Request": "true",
             "HX-Current-URL": f"/games/{self.game}/",
@@ -637,8 +648,14 @@ async def main(base: str) -> None:
                 if all(p.hello_at for p in new):
                     break
                 await asyncio.sleep(0.1)
-            say({"open": sum(1 for p in new if p.streaming), "of": len(new),
-                 "seconds": round(time.monotonic() - started, 2)})  # fmt: skip
+            say(
+                {
+                    "open": sum(1 for p in new if p.streaming),
+                    "of": len(new),
+                    "seconds": round(time.monotonic() - started, 2),
+                    "counts": dict(COUNTS),
+                }
+            )
         elif do in ("save", "tap"):
             phone = phones[command["phone"]]
             if do == "save":
@@ -652,7 +669,9 @@ async def main(base: str) -> None:
             want_v = {int(k): v for k, v in command.get("versions", {}).items()}
             want_r = {int(k): v for k, v in command.get("revisions", {}).items()}
             streaming = command.get("streaming", False)
-            watched = [p for p in phones if p.game in want_v or p.game in want_r or command.get("all")]
+            watched = [
+                p for p in phones if p.game in want_v or p.game in want_r or command.get("all")
+            ]
             since = command.get("since", time.monotonic())
             deadline = time.monotonic() + command.get("timeout", 60)
             at: dict[int, float] = {}
@@ -665,7 +684,11 @@ async def main(base: str) -> None:
                         not p.has_tools or p.revision >= want_r.get(p.game, 0)
                     )
                     if ok and (not streaming or p.streaming):
-                        at[i] = now - since
+                        # When it got there (already before: its last change's moment).
+                        got = max(p.shown_at if p.game in want_v else 0.0,
+                                  p.revision_at if p.has_tools and p.game in want_r else 0.0,
+                                  p.stream_at if streaming else 0.0)  # fmt: skip
+                        at[i] = max(min(got, now) - since, 0.0)
                 await asyncio.sleep(0.01)
             times = sorted(at.values())
             say({"phones": len(watched), "current": len(at),
@@ -675,8 +698,14 @@ async def main(base: str) -> None:
                  "late": [[p.game, p.shown, p.revision, p.streaming]
                           for i, p in enumerate(watched) if i not in at][:5]})  # fmt: skip
         elif do == "counts":
-            say({"counts": dict(COUNTS), "cpu": time.process_time(),
-                 "streaming": sum(1 for p in phones if p.streaming), "phones": len(phones)})  # fmt: skip
+            say(
+                {
+                    "counts": dict(COUNTS),
+                    "cpu": time.process_time(),
+                    "streaming": sum(1 for p in phones if p.streaming),
+                    "phones": len(phones),
+                }
+            )
         elif do == "reset":
             COUNTS.clear()
             say({"ok": True})

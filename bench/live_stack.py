@@ -116,7 +116,7 @@ class PostgresBackends(threading.Thread):
         while not self.stopping.wait(0.2):
             try:
                 self.sample()
-            except Exception:  # noqa: BLE001 - the probe's connection went: stop sampling
+            except Exception:  # the probe's connection went: stop sampling
                 return
 
 
@@ -137,7 +137,8 @@ class Stack:
         self.stopped_events_cpu = 0.0
         self.bench_pids = bench_pids
         self.postgres: PostgresBackends | None = None
-        secret = secrets.token_urlsafe(50)
+        # The bench's own Django signs the phones' tickets and sessions: the same key.
+        secret = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50)
         self.env = {
             "PATH": os.environ.get("PATH", "") + ":/usr/sbin",
             "HOME": str(self.work),
