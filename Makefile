@@ -75,8 +75,11 @@ smoke: $(STAMP)
 bench-requests: $(STAMP)
 	.ci/with-postgres.sh $(BIN)/python bench/request_bench.py $(BENCH_ARGS)
 
-# 1,000 tables × 4 phones on the events server: CPU while nothing changes (goal ≤ 1 core),
-# what a change delivers, and the old poll's cost for comparison.
+# The deployed stack (nginx, gunicorn, two events servers, the worker) and 1,000 tables × 4
+# phones doing what live.js and table-tools.js do: CPU while nothing changes (goal ≤ 1
+# core), a hand and a tools tap seen by a table (≤ 2 × an API POST), events servers
+# restarted (≤ 2 Django CPU-s, ≤ 3 s) and away (the phones polling with their backoff).
+# BENCH_ARGS="--quick" for a small run; --help for the others.
 bench-live: $(STAMP)
 	@ulimit -n 20000 2>/dev/null || true; \
 	.ci/with-postgres.sh $(BIN)/python bench/live_bench.py $(BENCH_ARGS)

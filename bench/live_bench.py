@@ -1,18 +1,32 @@
-"""Live updates at 1,000 tables × 4 phones: what watching costs the server.
+"""Live updates on the production stack, with phones that do what the page's scripts do.
 
-    .ci/with-postgres.sh .venv/bin/python bench/live_bench.py
-    make bench-live                      (DATABASE_URL=postgres://… or with-postgres.sh)
+    make bench-live                        (1,000 tables × 4 phones; BENCH_ARGS=--quick)
+    .ci/with-postgres.sh .venv/bin/python bench/live_bench.py --tables 100 --only ab
 
-It starts the events server as in production (``python -m scorekeeper.live``,
-one process, on PostgreSQL), opens one event stream per phone from an asyncio client in
-a separate process (``bench/live_phones.py``), holds them while nothing changes and
-reads the server's CPU time from ``/proc/<pid>/stat`` (goal: at most 1.0 core). Then it
-records a hand in a few games and counts what every stream received: each phone of a
-changed game gets the event once, no other phone anything; and the bytes a phone
-receives per change — the event, then the changed rows it asks for (``live/?…&from=…``,
-timed through Django's handler in this process, at a short and a long game). For
-comparison it times the old way, a poll answered "204 nothing changed", in CPU per
-request. Data made here is deleted at the end.
+The stack is started as deployed (bench/live_stack.py: collectstatic, migrate, gunicorn
+with gunicorn.conf.py and 2 workers, two events servers, the task worker, nginx in front
+with deploy/nginx/'s location files, DEBUG off, PostgreSQL from DATABASE_URL); the
+phones (bench/live_phones.py, one asyncio process) go through nginx, each from its own
+loopback address, and do what static/js/live.js, table-tools.js and backoff.js do. CPU
+is read from /proc for every server process (gunicorn's master, its workers and the ones
+it replaced; both events servers; the task worker; this database's PostgreSQL backends,
+sampled; nginx apart), less the idle rate measured just before (the worker's polls, the
+streams' heartbeats). Scenarios (``--only`` picks them):
+
+a. nothing changing: every table's phones hold their streams (goal ≤ 1.0 core);
+b. a hand seen by 4 phones, per game (Dirt, Screw, Dirty Deals, Dirty Uno): one phone
+   posts the sheet's form (htmx, session and CSRF token), the others get the event and
+   ask for the live answer; its CPU ÷ that of one API POST of a hand (token, JSON, to a
+   game nobody watches), all processes (goal ≤ 2×; PostgreSQL shown apart); and a tools
+   tap (Dirt's penalty) seen by 4 phones;
+c. an events server restarted, then both, with ``--behind`` games (the tools games
+   among them with a tap too) changed meanwhile: Django CPU (goal ≤ 2 s) and when the
+   last phone is current again (goal ≤ 3 s);
+d. both events servers away for ``--outage`` seconds: the phones poll (with backoff.js's
+   waits; ``--no-backoff``: every 2 s and 3 s as before), Django's CPU meanwhile, then
+   how long the servers take to hold every stream again.
+
+Data is made in a database of its own (with-postgres.sh); nothing is deleted.
 """
 
 from __future__ import annotations
@@ -20,11 +34,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import secrets
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 import warnings
@@ -32,22 +46,27 @@ from pathlib import Path
 from typing import Any
 
 from live_phones import raise_fd_limit
+from live_stack import GROUPS, Stack, delta
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The process holding every phone's stream.
 PHONES = Path(__file__).resolve().with_name("live_phones.py")
-TICK = os.sysconf("SC_CLK_TCK")
+
+IDLE_CORES_GOAL = 1.0
+FAN_OUT_GOAL = 2.0
+STORM_CPU_GOAL = 2.0
+CURRENT_WITHIN = 3.0
+#: The games of the tables, in turn: the tools games (Dirt, Dirty Deals) and the others.
+RULESETS = ("dirt", "screw-your-neighbour", "dirty-deals", "dirty-uno", "damn-you")
+OPTIONS: dict[str, dict[str, Any]] = {"screw-your-neighbour": {"target_wins": 0}}
+#: The tools action tapped on each tools game.
+TAPS = {"dirt": {"action": "penalty-add", "amount": "2"}, "dirty-deals": {"action": "timer-start"}}
 
 
-# -- the bench ---------------------------------------------------------------------------
+def verdict(ok: bool) -> str:
+    return "MET" if ok else "NOT MET"
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
-
-
-def _setup_django() -> None:
+def setup_django() -> None:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
@@ -55,410 +74,444 @@ def _setup_django() -> None:
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     import django
 
-    warnings.filterwarnings("ignore", "No directory at")  # no collectstatic needed here
+    warnings.filterwarnings("ignore", "No directory at")
     django.setup()
 
 
-# -- what Django spends on the table: through its WSGI handler, in this process ---------
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        from django.contrib.auth.models import User
+        from django.db import connection
 
-#: static/js/live.js: a phone behind waits a random moment up to this before asking.
-JITTER_SECONDS = 1.5
-#: How soon after a restart every phone must show its game's current version.
-CURRENT_WITHIN = 3.0
-#: The Django CPU a reconnect storm of every stream may cost at most (seconds).
-STORM_CPU_GOAL = 2.0
-#: What the table's phones' answers to one hand may cost, in hand POSTs.
-FAN_OUT_GOAL = 2.0
+        from scorekeeper.models import Player
 
+        self.args = args
+        self.rng = random.Random(32)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            own = {cursor.fetchone()[0]}
+        self.stack = Stack(os.environ["DATABASE_URL"], own)
+        self.stack.prepare()
+        suffix = secrets.token_hex(3)
+        self.owner = User.objects.create_user(f"live-{suffix}", password=secrets.token_hex(8))
+        self.players = [
+            Player.objects.create(name=f"P{i} {suffix}", created_by=self.owner).pk for i in range(4)
+        ]
+        from rest_framework.authtoken.models import Token
 
-def web_session(user: Any) -> tuple[str, str]:
-    """A signed-in phone: its session cookie and CSRF secret."""
-    from django.test import Client
+        self.token = Token.objects.get_or_create(user=self.owner)[0].key
+        self.phones: subprocess.Popen[str] | None = None
+        self.count = 0  # phones opened
 
-    web = Client()
-    web.force_login(user)
-    return web.cookies["sessionid"].value, secrets.token_hex(16)
+    # -- the phones' process ------------------------------------------------------------
 
+    def start_phones(self) -> None:
+        flags = ["--no-backoff"] if self.args.no_backoff else []
+        self.phones = subprocess.Popen(
+            [sys.executable, str(PHONES), self.stack.base, *flags],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.count = 0
 
-def wsgi(
-    method: str, path: str, session: tuple[str, str] | str, data: dict[str, Any] | None = None
-) -> tuple[float, float, int, bytes]:
-    """CPU and wall seconds of one htmx request through Django's handler, its status and
-    body; ``session`` a string: an API request with that token (JSON)."""
-    from django.core.handlers.wsgi import WSGIHandler
-    from django.test import RequestFactory
+    def ask(self, **command: Any) -> dict[str, Any]:
+        assert self.phones is not None
+        assert self.phones.stdin is not None
+        assert self.phones.stdout is not None
+        self.phones.stdin.write(json.dumps(command) + "\n")
+        self.phones.stdin.flush()
+        line = self.phones.stdout.readline()
+        if not line:
+            raise RuntimeError("the phones' process ended")
+        return json.loads(line)  # type: ignore[no-any-return]
 
-    global _HANDLER
-    if _HANDLER is None:
-        _HANDLER = WSGIHandler()
-    factory = RequestFactory()
-    if isinstance(session, str):
-        auth = {"HTTP_AUTHORIZATION": f"Token {session}"}
-        request = factory.post(path, json.dumps(data), "application/json", **auth)
-    else:
-        sessionid, csrf = session
-        headers = {
-            "HTTP_COOKIE": f"sessionid={sessionid}; csrftoken={csrf}",
-            "HTTP_X_CSRFTOKEN": csrf,
-            "HTTP_HX_REQUEST": "true",
+    # -- data ----------------------------------------------------------------------------
+
+    def game(self, ruleset: str) -> Any:
+        from scorekeeper.services.games import game_create
+
+        return game_create(
+            owner=self.owner, ruleset=ruleset, players=self.players,
+            options=OPTIONS.get(ruleset),
+        )  # fmt: skip
+
+    def session(self) -> tuple[str, str]:
+        from django.test import Client
+
+        web = Client()
+        web.force_login(self.owner)
+        return web.cookies["sessionid"].value, secrets.token_hex(16)
+
+    def spec(self, game: Any, session: tuple[str, str]) -> dict[str, Any]:
+        from scorekeeper.live import capability
+        from scorekeeper.models import Game
+        from scorekeeper.selectors.games import game_state
+        from scorekeeper.selectors.table import shares_tools, tools_revision
+        from scorekeeper.web.sheet_context import hand_marker
+        from scorekeeper.web.table import etag_of
+
+        game = Game.objects.get(pk=game.pk)
+        revision = tools_revision(game)
+        return {
+            "game": game.pk,
+            "ticket": capability.issue(game.pk, "watch"),
+            "session": session[0],
+            "csrf": session[1],
+            "version": game.version,
+            "marker": hand_marker(game_state(game)),
+            "tools": shares_tools(game.ruleset),
+            "revision": revision,
+            "etag": etag_of(game, revision, True),
         }
-        if method == "GET":
-            request = factory.get(path, **headers)
-        else:
-            request = factory.post(path, data or {}, **headers)
-    status: list[str] = []
 
-    def start_response(code: str, _headers: Any, _exc: Any = None) -> Any:
-        status.append(code)
-        return lambda _data: None
+    def open_table(self, game: Any, own_sessions: bool) -> int:
+        """The table's phones (their streams opened); the index of the first."""
+        shared = self.session()
+        specs = [
+            self.spec(game, self.session() if own_sessions else shared)
+            for _ in range(self.args.phones)
+        ]
+        first = self.count
+        said = self.ask(do="open", phones=specs)
+        self.count += len(specs)
+        assert said["open"] == len(specs), said
+        return first
 
-    cpu0, wall0 = time.thread_time(), time.monotonic()
-    answer = _HANDLER(request.environ, start_response)
-    try:
-        body = b"".join(answer)
-    finally:
-        answer.close()
-    return time.thread_time() - cpu0, time.monotonic() - wall0, int(status[0][:3]), body
+    def inputs(self, game: Any, hands: int) -> list[dict[str, Any]]:
+        from games import get_ruleset
+        from scorekeeper.models import Game
+        from scorekeeper.selectors.games import game_config, game_state
+        from scorekeeper.simulate import next_hand
 
+        game = Game.objects.get(pk=game.pk)
+        config = game_config(game)
+        rules = get_ruleset(game.ruleset)
+        state = game_state(game)
+        made = []
+        for _ in range(hands):
+            if state.finished:
+                break
+            hand = next_hand(self.rng, config, state, {})
+            state = rules.play(config, [hand], state=state)
+            made.append(dict(state.hands[-1].input))
+        return made
 
-_HANDLER: Any = None
+    @staticmethod
+    def form(hand: dict[str, Any], number: int) -> list[list[str]]:
+        from scorekeeper.web.forms import Entry
 
+        entry = Entry.from_input(hand)
+        pairs = [["number", str(number)], ["winner", entry.winner]]
+        for player, row in entry.players.items():
+            for name in ("cards", "points", "passes", "cards_left"):
+                if getattr(row, name):
+                    pairs.append([f"{name}_{player}", getattr(row, name)])
+        pairs += [["surplus", card] for card in entry.surplus]
+        for name in ("suit", "surplus_count", "bower_holder"):
+            if getattr(entry, name):
+                pairs.append([name, getattr(entry, name)])
+        if entry.bower_in_surplus:
+            pairs.append(["bower_in_surplus", "on"])
+        return pairs
 
-def fan_out(owner: Any, seats: list[int], hands: int) -> None:
-    """One phone saves a hand from its sheet; the table's three other phones, told by
-    their event, ask for the changed rows. What those answers cost, against the POST:
-    the sheet's, and the API's (the request bench's POST) for the next hand, each hand
-    measured in turn so that the machine's pace is the same for all of them."""
-    from rest_framework.authtoken.models import Token
+    def api_post(self, game: int, hand: dict[str, Any]) -> int:
+        request = urllib.request.Request(
+            f"{self.stack.base}/api/v1/games/{game}/hands/",
+            data=json.dumps(hand).encode(),
+            headers={"Authorization": f"Token {self.token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return int(answer.status)
 
-    from scorekeeper.models import Game
-    from scorekeeper.services.games import game_create
+    # -- CPU -------------------------------------------------------------------------------
 
-    game = game_create(
-        owner=owner, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
-    )
-    phones = [web_session(owner) for _ in range(4)]
-    token = Token.objects.get_or_create(user=owner)[0].key
-    posts: list[float] = []
-    api_posts: list[float] = []
-    firsts: list[float] = []
-    shared: list[float] = []
-    ratios: list[float] = []
-    api_ratios: list[float] = []
-    sizes: list[int] = []
-    warm = 5
-    for i in range(hands + warm):
-        now = Game.objects.get(pk=game.pk)
-        before, marker = now.version, now.hand_count + 1
-        form = {"number": str(marker), "winner": str(seats[i % len(seats)])}
-        post, _, code, _ = wsgi("POST", f"/games/{game.pk}/hands/", phones[0], form)
-        assert code == 200, code
-        after = Game.objects.get(pk=game.pk).version
-        url = f"/games/{game.pk}/live/?v={before}&hand={marker}&sse=1&from={marker}&to={after}"
-        answers = []
-        for phone in phones[1:]:
-            cpu, _, code, body = wsgi("GET", url, phone)
-            assert code == 200, code
-            answers.append(cpu)
-            sizes.append(len(body))
-        winner = {"winner": seats[(i + 1) % len(seats)]}
-        api, _, code, _ = wsgi("POST", f"/api/v1/games/{game.pk}/hands/", token, winner)
-        assert code == 201, code
-        if i >= warm:
-            posts.append(post)
-            api_posts.append(api)
-            firsts.append(answers[0])
-            shared.extend(answers[1:])
-            ratios.append(sum(answers) / post)
-            api_ratios.append(sum(answers) / api)
-    ratio = statistics.median(ratios)
-    api_ratio = statistics.median(api_ratios)
-    verdict = "met" if max(ratio, api_ratio) <= FAN_OUT_GOAL else "NOT met"
-    print(
-        f"a hand seen by the table (1 phone saves it, {len(phones) - 1} ask, {hands} hands): "
-        f"the sheet's POST {statistics.median(posts) * 1000:.2f} ms CPU (the API's "
-        f"{statistics.median(api_posts) * 1000:.2f}); the answers: the first "
-        f"{statistics.median(firsts) * 1000:.2f} ms (renders it), each other "
-        f"{statistics.median(shared) * 1000:.2f} ms (shared), "
-        f"{statistics.median(sizes) / 1024:.1f} KB each; all of them = {ratio:.2f} × the "
-        f"sheet's POST, {api_ratio:.2f} × the API's (goal ≤ {FAN_OUT_GOAL:.0f}: {verdict})"
-    )
+    def idle_rate(self, seconds: float = 3.0) -> dict[str, float]:
+        before, t0 = self.stack.cpu(), time.monotonic()
+        time.sleep(seconds)
+        return {k: v / (time.monotonic() - t0) for k, v in delta(self.stack.cpu(), before).items()}
 
+    def spent(
+        self, before: dict[str, float], t0: float, idle: dict[str, float]
+    ) -> dict[str, float]:
+        wall = time.monotonic() - t0
+        return {k: max(v - idle[k] * wall, 0.0) for k, v in delta(self.stack.cpu(), before).items()}
 
-def storm_report(
-    storm: dict[str, Any],
-    server_cpu: float,
-    session: tuple[str, str],
-    markers: dict[int, int],
-) -> None:
-    """After the events server restarted: which phones were current from their stream's
-    first event alone, and what the others' questions cost Django — asked after their
-    random moment, answered in turn by one web worker (this process's handler)."""
-    import random
+    # -- a. nothing changing ---------------------------------------------------------------
 
-    rng = random.Random(20)
-    started = storm["started"]
-    current_at: list[float] = []
-    asks: list[tuple[float, int, int]] = []
-    for game, shown, hello, at in storm["phones"]:
-        if not at:
-            continue
-        if isinstance(hello, int) and hello <= shown:
-            current_at.append(at - started)
-        else:
-            asks.append((at - started + rng.uniform(0, JITTER_SECONDS), game, shown))
-    clock = 0.0
-    django_cpu = 0.0
-    for due, game, shown in sorted(asks):
-        url = f"/games/{game}/live/?v={shown}&hand={markers.get(game, 0)}&sse=1"
-        cpu, wall, code, _ = wsgi("GET", url, session)
-        assert code == 200, code
-        django_cpu += cpu
-        clock = max(clock, due) + wall
-        current_at.append(clock)
-    phones = len(storm["phones"])
-    last = max(current_at) if current_at else float("inf")
-    heard = sorted(at - started for *_, at in storm["phones"] if at)
-    spread = (
-        f"first events heard by half the phones after {statistics.median(heard):.2f}s, "
-        f"95% after {heard[int(len(heard) * 0.95) - 1]:.2f}s, all after {heard[-1]:.2f}s"
-        if heard
-        else "no first event heard"
-    )
-    opened = len(current_at)
-    cpu_ok = django_cpu <= STORM_CPU_GOAL
-    time_ok = last <= CURRENT_WITHIN and opened == phones
-    print(
-        f"the events server restarted, {phones:,} streams opening again at once "
-        f"({storm['failed']} failed): {phones - len(asks):,} phones current from the first "
-        f"event, {len(asks)} behind asked Django; Django CPU {django_cpu:.2f}s "
-        f"(goal ≤ {STORM_CPU_GOAL:.0f}: {'met' if cpu_ok else 'NOT met'}), events server "
-        f"CPU {server_cpu:.2f}s; the last phone current after {last:.2f}s "
-        f"(goal ≤ {CURRENT_WITHIN:.0f}: {'met' if time_ok else 'NOT met'}); {spread}"
-    )
+    def tables(self) -> list[Any]:
+        from scorekeeper.models import Game
+
+        started = time.monotonic()
+        games = [self.game(RULESETS[i % len(RULESETS)]) for i in range(self.args.tables)]
+        specs = []
+        for i, game in enumerate(games):
+            session = (
+                self.session()
+                if i % 50 == 0 or not specs
+                else (specs[-1]["session"], specs[-1]["csrf"])
+            )
+            specs += [self.spec(game, session) for _ in range(self.args.phones)]
+        print(f"{len(games):,} tables made in {time.monotonic() - started:.1f}s "
+              f"({', '.join(RULESETS)} in turn; a session per 50 tables)")  # fmt: skip
+        said = self.ask(do="open", phones=specs, timeout=self.args.tables * 0.5 + 20)
+        self.count += len(specs)
+        print(
+            f"{said['open']:,} of {said['of']:,} streams open through nginx in {said['seconds']}s"
+            + ("" if said["open"] == said["of"] else f" ({said['counts']})")
+        )
+        self.games = list(Game.objects.filter(pk__in=[g.pk for g in games]).order_by("pk"))
+        return games
+
+    def scenario_a(self) -> None:
+        streams = self.args.tables * self.args.phones
+        time.sleep(2)
+        before, t0 = self.stack.cpu(), time.monotonic()
+        time.sleep(self.args.hold)
+        wall = time.monotonic() - t0
+        spent = delta(self.stack.cpu(), before)
+        cores = spent["events"] / wall
+        print(
+            f"a. nothing changing, {streams:,} streams held {wall:.0f}s: events servers "
+            f"{cores:.3f} cores (goal ≤ {IDLE_CORES_GOAL}: {verdict(cores <= IDLE_CORES_GOAL)}); "
+            + ", ".join(f"{k} {spent[k] / wall:.3f}" for k in GROUPS if k != "events")
+        )
+
+    # -- b. a hand seen by 4 phones ----------------------------------------------------------
+
+    def scenario_b(self) -> None:
+        from scorekeeper.models import Game
+
+        idle = self.idle_rate()
+        self.ask(do="reset")
+        hands, warm = self.args.hands, 3
+        results = []
+        for ruleset in ("dirt", "screw-your-neighbour", "dirty-deals", "dirty-uno"):
+            table, twin = self.game(ruleset), self.game(ruleset)
+            first = self.open_table(table, own_sessions=True)
+            forms = self.inputs(table, hands + warm)
+            api = self.inputs(twin, hands + warm)
+            seen: list[dict[str, float]] = []
+            posted: list[dict[str, float]] = []
+            late = 0
+            for i, (hand, api_hand) in enumerate(zip(forms, api, strict=False)):
+                number = Game.objects.get(pk=table.pk).hand_count + 1
+                before, t0 = self.stack.cpu(), time.monotonic()
+                saved = self.ask(do="save", phone=first, path=f"/games/{table.pk}/hands/",
+                                 form=self.form(hand, number))  # fmt: skip
+                assert saved["status"] == 200, (ruleset, saved)
+                current = self.ask(do="current", versions={table.pk: saved["shown"]}, timeout=10)
+                late += current["phones"] - current["current"]
+                time.sleep(0.3)
+                table_cpu = self.spent(before, t0, idle)
+                before, t0 = self.stack.cpu(), time.monotonic()
+                assert self.api_post(twin.pk, api_hand) == 201
+                time.sleep(0.3)
+                api_cpu = self.spent(before, t0, idle)
+                if i >= warm:
+                    seen.append(table_cpu)
+                    posted.append(api_cpu)
+            results.append((ruleset, seen, posted, late))
+            print(
+                f"   {ruleset}: the phones' requests {json.dumps(self.ask(do='counts')['counts'])}"
+            )
+            self.ask(do="reset")
+            if ruleset in TAPS:
+                self.tap(ruleset, table, first, idle, posted)
+
+        for ruleset, seen, posted, late in results:
+
+            def total(rows: list[dict[str, float]], *keys: str) -> float:
+                return sum(r[k] for r in rows for k in keys)
+
+            django = total(seen, "django") / max(total(posted, "django"), 1e-9)
+            everything = total(seen, *GROUPS[:4]) / max(total(posted, *GROUPS[:4]), 1e-9)
+            n = len(seen)
+            print(
+                f"b. {ruleset}, a hand seen by {self.args.phones} phones ({n} hands"
+                f"{f', {late} phones late' if late else ''}): Django "
+                f"{total(seen, 'django') / n * 1000:.1f} ms (the API's POST "
+                f"{total(posted, 'django') / n * 1000:.1f}) = {django:.2f}× (goal ≤ "
+                f"{FAN_OUT_GOAL:.0f}: {verdict(django <= FAN_OUT_GOAL)}); PostgreSQL "
+                f"{total(seen, 'postgres') / n * 1000:.1f} ms (the POST's "
+                f"{total(posted, 'postgres') / n * 1000:.1f}); events servers "
+                f"{total(seen, 'events') / n * 1000:.1f} ms; with PostgreSQL, the events "
+                f"servers and the worker {everything:.2f}×"
+            )
+
+    def tap(
+        self, ruleset: str, table: Any, first: int, idle: dict[str, float],
+        posted: list[dict[str, float]],
+    ) -> None:  # fmt: skip
+        spent = []
+        for _ in range(5):
+            before, t0 = self.stack.cpu(), time.monotonic()
+            said = self.ask(do="tap", phone=first, form=TAPS[ruleset])
+            assert said["status"] == 200, said
+            current = self.ask(do="current", revisions={table.pk: said["revision"]}, timeout=10)
+            time.sleep(0.3)
+            spent.append(self.spent(before, t0, idle))
+            if current["current"] < current["phones"]:
+                print(
+                    f"   (a tap: {current['phones'] - current['current']} phones late: "
+                    f"{current['late']}, r={said['revision']})"
+                )
+        django = statistics.median(s["django"] for s in spent)
+        api = statistics.median(p["django"] for p in posted) or 1e-9
+        print(
+            f"b. {ruleset}, a tools tap ({TAPS[ruleset]['action']}) seen by {self.args.phones} "
+            f"phones: Django {django * 1000:.1f} ms = {django / api:.2f}× the API's hand POST; "
+            f"PostgreSQL {statistics.median(s['postgres'] for s in spent) * 1000:.1f} ms"
+        )
+
+    # -- c. restarts, d. the outage ----------------------------------------------------------
+
+    def change_behind(self) -> tuple[dict[int, int], dict[int, int]]:
+        """A hand in ``--behind`` games (a tap too on the tools games), recorded here."""
+        from scorekeeper.models import Game
+        from scorekeeper.selectors.table import hand_in_play, tools_revision
+        from scorekeeper.services.games import hand_record
+        from scorekeeper.services.table import parse_action, table_act
+        from scorekeeper.web.table import state_of
+
+        step = max(len(self.games) // max(self.args.behind, 1), 1)
+        versions, revisions = {}, {}
+        for game in self.games[::step][: self.args.behind]:
+            game = Game.objects.get(pk=game.pk)
+            hand = self.inputs(game, 1)
+            if hand:
+                hand_record(game=game, user=self.owner, hand_input=hand[0])
+            game = Game.objects.get(pk=game.pk)
+            if game.ruleset in TAPS:
+                state, _ = state_of(game)
+                table_act(
+                    game=game,
+                    user=self.owner,
+                    guest=None,
+                    act=parse_action(TAPS[game.ruleset]),
+                    hand=hand_in_play(state),
+                )
+                revisions[game.pk] = tools_revision(game)
+            versions[game.pk] = Game.objects.get(pk=game.pk).version
+        return versions, revisions
+
+    def scenario_c(self, which: tuple[int, ...]) -> None:
+        idle = self.idle_rate()
+        self.ask(do="reset")
+        before, t0 = self.stack.cpu(), time.monotonic()
+        for n in which:
+            self.stack.stop_events(n)
+        versions, revisions = self.change_behind()
+        for n in which:
+            self.stack.start_events(n)
+        up = time.monotonic()
+        current = self.ask(do="current", versions=versions, revisions=revisions, timeout=60,
+                           since=t0)  # fmt: skip
+        back = self.ask(do="current", all=True, streaming=True, timeout=120, since=t0)
+        time.sleep(0.5)
+        spent = self.spent(before, t0, idle)
+        counts = self.ask(do="counts")["counts"]
+        last = current["last"] if current["current"] == current["phones"] else float("inf")
+        name = "one events server" if len(which) == 1 else "both events servers"
+        print(
+            f"c. {name} restarted (back after {up - t0:.1f}s), {len(versions)} games behind "
+            f"({len(revisions)} with a tools tap): Django {spent['django']:.2f} CPU-s (goal ≤ "
+            f"{STORM_CPU_GOAL:.0f}: {verdict(spent['django'] <= STORM_CPU_GOAL)}), PostgreSQL "
+            f"{spent['postgres']:.2f}, events servers {spent['events']:.2f}, nginx "
+            f"{spent['nginx']:.2f}; the last of their {current['phones']} phones current "
+            f"{last:.2f}s after the stop (goal ≤ {CURRENT_WITHIN:.0f}: "
+            f"{verdict(last <= CURRENT_WITHIN)}; {last - (up - t0):.2f}s after the restart); "
+            f"every phone streaming again after {back['last'] or 0:.2f}s "
+            f"({back['current']:,} of {back['phones']:,})"
+        )
+        print(f"   requests: {json.dumps(dict(sorted(counts.items())))}")
+
+    def scenario_d(self) -> None:
+        idle = self.idle_rate()
+        self.ask(do="reset")
+        before, t0 = self.stack.cpu(), time.monotonic()
+        for n in (0, 1):
+            self.stack.stop_events(n)
+        time.sleep(max(self.args.outage - (time.monotonic() - t0), 0))
+        during = self.spent(before, t0, idle)
+        polled = self.ask(do="counts")["counts"]
+        before, t1 = self.stack.cpu(), time.monotonic()
+        for n in (0, 1):
+            self.stack.start_events(n)
+        up = time.monotonic()
+        back = self.ask(do="current", all=True, streaming=True, timeout=180, since=up)
+        spent = self.spent(before, t1, idle)
+        counts = self.ask(do="counts")["counts"]
+        way = "fixed polls (--no-backoff)" if self.args.no_backoff else "backoff.js's waits"
+        print(
+            f"d. both events servers away {t1 - t0:.1f}s, {back['phones']:,} phones polling "
+            f"with {way}: Django {during['django']:.2f} CPU-s meanwhile "
+            f"({during['django'] / (t1 - t0):.2f} cores; PostgreSQL {during['postgres']:.2f}, "
+            f"nginx {during['nginx']:.2f}); back up after {up - t1:.1f}s, every stream held "
+            f"again {back['last'] or float('inf'):.2f}s later ({back['current']:,} of "
+            f"{back['phones']:,}; half after {back['median'] or 0:.2f}s), Django "
+            f"{spent['django']:.2f} CPU-s for it"
+        )
+        print(f"   requests while away: {json.dumps(dict(sorted(polled.items())))}")
+        print(f"   requests in all: {json.dumps(dict(sorted(counts.items())))}")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--phones", type=int, default=4, help="streams per table")
-    parser.add_argument("--hold", type=float, default=30.0, help="seconds of nothing changing")
-    parser.add_argument("--changes", type=int, default=5, help="games that get a hand")
-    parser.add_argument("--long", type=int, default=300, help="hands of the long game")
-    parser.add_argument("--port", type=int, default=8340)
-    parser.add_argument("--fanout", type=int, default=30, help="hands the table sees")
-    parser.add_argument(
-        "--fan-out-only", action="store_true", help="measure only what a hand seen costs"
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Scenarios: " + __doc__.split("Scenarios (``--only`` picks them):")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--tables", type=int, default=1000, help="tables (default 1,000)")
+    parser.add_argument("--phones", type=int, default=4, help="phones per table (4)")
+    parser.add_argument("--hold", type=float, default=30.0, help="a: seconds held (30)")
+    parser.add_argument("--hands", type=int, default=10, help="b: hands per game (10)")
+    parser.add_argument("--behind", type=int, default=40, help="c: games changed (40)")
+    parser.add_argument("--outage", type=float, default=10.0, help="d: seconds away (10)")
     parser.add_argument(
-        "--behind", type=int, default=10, help="games changed while the server restarts"
+        "--no-backoff",
+        action="store_true",
+        help="the phones poll every 2 s / 3 s and reconnect after 3 s, as before",
+    )
+    parser.add_argument("--only", default="abcd", help="the scenarios to run (abcd)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small run: 100 tables, 5 s held, 5 hands, a 5 s outage",
     )
     args = parser.parse_args()
-    raise_fd_limit(args.tables * args.phones + 1000)
-
-    _setup_django()
-    from django.conf import settings
-
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if args.quick:
+        args.tables, args.hold, args.hands, args.outage = 100, 5.0, 5, 5.0
+        args.behind = min(args.behind, 20)
+    raise_fd_limit(20000)
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print("live_bench: needs PostgreSQL (DATABASE_URL=postgres://…)", file=sys.stderr)
         return 2
-
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-    from django.test import Client
-
-    from scorekeeper.live import capability
-    from scorekeeper.models import Game, Player
-    from scorekeeper.services.games import game_create, hand_record
-
-    call_command("migrate", verbosity=0, interactive=False)  # a fresh database, too
-    suffix = secrets.token_hex(3)
-    owner = User.objects.create_user(f"live-bench-{suffix}", password=secrets.token_hex(8))
-    players = [Player.objects.create(name=f"P{i} {suffix}", created_by=owner) for i in range(3)]
-    seats = [p.pk for p in players]
-    if args.fan_out_only:
-        try:
-            fan_out(owner, seats, args.fanout)
-        finally:
-            Game.objects.filter(owner=owner).delete()
-            Player.objects.filter(created_by=owner).delete()
-            owner.delete()
-        return 0
-    started = time.monotonic()
-    games = [
-        game_create(
-            owner=owner, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
-        )
-        for _ in range(args.tables)
-    ]
-    print(f"{args.tables:,} games made in {time.monotonic() - started:.1f}s")
-    server: subprocess.Popen[bytes] | None = None
-    client: subprocess.Popen[str] | None = None
+    setup_django()
+    bench = Bench(args)
+    load = os.getloadavg()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()  # fmt: skip
+    print(f"commit {commit}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
+          f"{os.cpu_count()} cores")  # fmt: skip
     try:
-        # One long game to show that a change costs the same at 300 hands as at 3.
-        long_game, short_game = games[0], games[1]
-        for _ in range(args.long):
-            hand_record(game=long_game, user=owner, hand_input={"winner": seats[1]})
-        for _ in range(3):
-            hand_record(game=short_game, user=owner, hand_input={"winner": seats[1]})
-
-        versions = dict(Game.objects.filter(owner=owner).values_list("pk", "version"))
-        plan = [
-            [g.pk, capability.issue(g.pk, "watch"), versions[g.pk]]
-            for g in games
-            for _ in range(args.phones)
-        ]
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-            json.dump(plan, handle)
-        # Every phone on one process, straight from one address (the per-address cap is
-        # nginx's, in front): as many connections as phones, and room to reconnect.
-        limit = args.tables * args.phones + 1000
-
-        def start_server() -> subprocess.Popen[bytes]:
-            started = subprocess.Popen(
-                [sys.executable, "-m", "scorekeeper.live", "--host", "127.0.0.1",
-                 "--port", str(args.port), "--timeout-graceful-shutdown", "1",
-                 "--log-level", "warning", "--backlog", "4096",
-                 "--limit-concurrency", str(limit)],
-                cwd=ROOT,
-            )  # fmt: skip
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{args.port}/events/health", timeout=1)
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            return started
-
-        server = start_server()
-        client = subprocess.Popen(
-            [sys.executable, str(PHONES), "127.0.0.1", str(args.port), handle.name],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert client.stdin is not None
-        assert client.stdout is not None
-
-        def ask(command: str) -> dict[str, Any]:
-            client.stdin.write(command + "\n")  # type: ignore[union-attr]
-            client.stdin.flush()  # type: ignore[union-attr]
-            return json.loads(client.stdout.readline())  # type: ignore[union-attr]
-
-        cpu_before_connect = _cpu_seconds(server.pid)
-        opened = ask("wait")
-        connect_cpu = _cpu_seconds(server.pid) - cpu_before_connect
-        streams = args.tables * args.phones
-        print(
-            f"{opened['open']:,} of {streams:,} streams open in {opened['seconds']}s "
-            f"(server CPU for the connections: {connect_cpu:.2f}s)"
-            + (f"; {opened['failed']} failed: {opened['error']}" if opened["failed"] else "")
-        )
-        time.sleep(2)
-        cpu0, wall0 = _cpu_seconds(server.pid), time.monotonic()
-        time.sleep(args.hold)
-        cpu1, wall1 = _cpu_seconds(server.pid), time.monotonic()
-        cores = (cpu1 - cpu0) / (wall1 - wall0)
-        verdict = "met" if cores <= 1.0 else "NOT met"
-        print(
-            f"nothing changing, {streams:,} streams held {wall1 - wall0:.0f}s: server CPU "
-            f"{cores:.3f} cores (goal ≤ 1.0: {verdict})"
-        )
-        health = json.loads(
-            urllib.request.urlopen(f"http://127.0.0.1:{args.port}/events/health").read()
-        )
-        print(f"server says: {health['streams']:,} streams, {health['games']:,} games")
-
-        ask("mark")
-        changed = [g.pk for g in games[1 : 1 + args.changes]]
-        seen = {g.pk: Game.objects.get(pk=g.pk).version for g in games[:2]}
-        cpu0 = _cpu_seconds(server.pid)
-        for pk in changed:
-            hand_record(game=Game.objects.get(pk=pk), user=owner, hand_input={"winner": seats[2]})
-        hand_record(game=long_game, user=owner, hand_input={"winner": seats[2]})
-        changed.append(long_game.pk)
-        time.sleep(2)
-        report = ask("report")
-        change_cpu = _cpu_seconds(server.pid) - cpu0
-        wrong = []
-        event_bytes = []
-        for game, events, nbytes, _beats, _wire in report["phones"]:
-            expected = 1 if game in changed else 0
-            if events != expected:
-                wrong.append((game, events))
-            if expected:
-                event_bytes.append(nbytes)
-        print(
-            f"{len(changed)} changes: every phone of a changed game got its event once and "
-            f"no other phone any: {'yes' if not wrong else f'NO {wrong[:5]}'} "
-            f"(server CPU {change_cpu * 1000:.0f} ms for them all)"
-        )
-        print(f"event bytes per phone per change: {statistics.median(event_bytes):.0f}")
-
-        web = Client()
-        web.force_login(owner)
-        hx = {"HTTP_HX_REQUEST": "true"}
-        for label, game in (("4 hands", short_game), (f"{args.long + 1} hands", long_game)):
-            now = Game.objects.get(pk=game.pk)
-            before = seen[game.pk]
-            marker = now.hand_count + 1
-            base = f"/games/{game.pk}/live/?v={before}&hand={marker - 1}"
-            sizes = []
-            for extra in ({}, {"HTTP_ACCEPT_ENCODING": "gzip"}):
-                delta = web.get(f"{base}&from={now.hand_count}&to={now.version}", **hx, **extra)
-                whole = web.get(base, **hx, **extra)
-                assert delta.status_code == whole.status_code == 200
-                sizes.append((len(delta.content), len(whole.content)))
-            (delta_raw, whole_raw), (delta_gz, whole_gz) = sizes
-            print(
-                f"then the rows it asks for, {label}: {delta_raw:,} bytes, {delta_gz:,} gzipped "
-                f"(the old poll's answer: {whole_raw:,}, {whole_gz:,} gzipped)"
-            )
-
-        # The old way: every phone polls every 2 s, "204 nothing changed".
-        now = Game.objects.get(pk=short_game.pk)
-        url = f"/games/{now.pk}/live/?v={now.version}&hand={now.hand_count + 1}"
-        times = []
-        for _ in range(300):
-            t0 = time.thread_time()
-            answer = web.get(url, **hx)
-            times.append(time.thread_time() - t0)
-            assert answer.status_code == 204
-        per = statistics.median(times)
-        rate = streams / 2
-        print(
-            f"the old poll (every 2 s): {per * 1000:.2f} ms CPU per 204 in Django alone × "
-            f"{rate:,.0f} req/s = {per * rate:.1f} cores before the HTTP server's own work"
-        )
-        fan_out(owner, seats, args.fanout)
-
-        # -- a reconnect storm: the events server restarts while hands are recorded -----
-        server.terminate()
-        server.wait(10)
-        behind_games = [g.pk for g in games[10 : 10 + args.behind]]
-        markers = {}
-        for pk in behind_games:
-            game = Game.objects.get(pk=pk)
-            markers[pk] = game.hand_count + 1
-            hand_record(game=game, user=owner, hand_input={"winner": seats[0]})
-        server = start_server()
-        cpu0 = _cpu_seconds(server.pid)
-        storm = ask("storm")
-        storm_cpu = _cpu_seconds(server.pid) - cpu0
-        storm_report(storm, storm_cpu, web_session(owner), markers)
-        client.stdin.write("quit\n")
-        client.stdin.flush()
+        bench.stack.start()
+        bench.start_phones()
+        bench.tables()
+        if "a" in args.only:
+            bench.scenario_a()
+        if "b" in args.only:
+            bench.scenario_b()
+        if "c" in args.only:
+            bench.scenario_c((0,))
+            bench.scenario_c((0, 1))
+        if "d" in args.only:
+            bench.scenario_d()
+        said = bench.ask(do="counts")
+        print(f"the phones' process: {said['cpu']:.1f} CPU-s in all; load average now "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
     finally:
-        for process in (client, server):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-        Game.objects.filter(owner=owner).delete()
-        Player.objects.filter(created_by=owner).delete()
-        owner.delete()
+        if bench.phones is not None:
+            bench.phones.kill()
+        bench.stack.stop()
     return 0
 
 
