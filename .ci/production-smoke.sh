@@ -192,8 +192,8 @@ serve_and_test() {
     upstream scorekeeper_app { server 127.0.0.1:$port; }
     upstream scorekeeper_events {
         least_conn;
-        server 127.0.0.1:$events_port;
-        server 127.0.0.1:$events_port2;
+        server 127.0.0.1:$events_port max_fails=0;
+        server 127.0.0.1:$events_port2 max_fails=0;
     }
     include snippets/scorekeeper-http.conf;
     access_log $ngx/access.log scorekeeper;

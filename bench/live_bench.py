@@ -315,7 +315,7 @@ class Bench:
             )
             self.ask(do="reset")
             if ruleset in TAPS:
-                self.tap(ruleset, table, first, idle, posted)
+                self.tap(ruleset, idle, posted)
 
         for ruleset, seen, posted, late in results:
 
@@ -337,10 +337,12 @@ class Bench:
                 f"servers and the worker {everything:.2f}×"
             )
 
-    def tap(
-        self, ruleset: str, table: Any, first: int, idle: dict[str, float],
-        posted: list[dict[str, float]],
-    ) -> None:  # fmt: skip
+    def tap(self, ruleset: str, idle: dict[str, float], posted: list[dict[str, float]]) -> None:
+        """Taps on the tools of a table of its own, in play (the table of the hands may be
+        over by now, and the tools of a game over are asked for by no phone)."""
+        table = self.game(ruleset)
+        first = self.open_table(table, own_sessions=True)
+        self.ask(do="reset")
         spent = []
         for _ in range(5):
             before, t0 = self.stack.cpu(), time.monotonic()
@@ -354,6 +356,8 @@ class Bench:
                     f"   (a tap: {current['phones'] - current['current']} phones late: "
                     f"{current['late']}, r={said['revision']})"
                 )
+        print(f"   the phones' requests for the taps {json.dumps(self.ask(do='counts')['counts'])}")
+        self.ask(do="reset")
         django = statistics.median(s["django"] for s in spent)
         api = statistics.median(p["django"] for p in posted) or 1e-9
         print(

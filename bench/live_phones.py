@@ -20,8 +20,10 @@ server's ``retry`` (3 s).
 
 A saved hand is posted as ``offline-sheet.js`` posts it (htmx from the outbox: the form's
 fields, ``HX-Request``, the page's CSRF token, an ``Idempotency-Key``); that post is not
-a write ``live.js`` waits for (it is sent from outside ``#sheet``), so the saving phone
-too asks for the live answer if the event comes before the answer. A tools tap is
+a write ``live.js`` waits for (it is sent from outside ``#sheet``), but while a hand of
+the outbox waits ``offline-sheet.js`` holds back every request of the poller (its
+``htmx:beforeRequest``): an event that comes before the answer asks for nothing, and the
+answer brings the hand. A tools tap is
 ``table-tools.js``'s ``send``: a form POST to ``table/`` whose JSON answer is taken.
 
 The bench drives it by JSON lines on stdin, each answered by a JSON line on stdout:
@@ -272,6 +274,8 @@ class Phone:
         self.stream: asyncio.Task[None] | None = None
         self.pending: dict[Any, Any] = {}
         self.busy = False
+        #: A hand of its outbox on its way (offline-sheet.js holds the poller's requests).
+        self.saving = False
         if NO_BACKOFF:
             self.polls: Any = Fixed(2000)
             self.reconnects: Any = Fixed(C["retry_ms"])
@@ -363,6 +367,7 @@ class Phone:
             self.hello_at = time.monotonic()
             self.on_hello(data)
         elif kind == "tools":
+            COUNTS["tools event"] += 1
             try:
                 r = json.loads(data).get("r")
             except ValueError:
@@ -437,6 +442,9 @@ class Phone:
             else:
                 first = self.pending[v] if first is None else min(first, self.pending[v])
         self.pending = {}
+        if self.saving:  # offline-sheet.js's htmx:beforeRequest: not sent
+            COUNTS["live not asked: its own save on its way"] += 1
+            return
         url = self.hx_get + "&sse=1"
         if not whole:
             url += f"&from={first}&to={latest}"
@@ -532,6 +540,7 @@ class Phone:
 
     async def load_tools(self, kind: str) -> tuple[int, str | None, bool] | None:
         if self.finished:
+            COUNTS["tools not asked: the game is over"] += 1
             return None
         if self.tools_busy:
             self.tools_again = True
@@ -592,11 +601,14 @@ class Phone:
             "Idempotency-Key": key,
             "Content-Type": "application/x-www-form-urlencoded",
         }
-        status, _, answer = await http(self, "POST", path, headers, body.encode())
+        self.saving = True
+        try:
+            status, _, answer = await http(self, "POST", path, headers, body.encode())
+        finally:
+            self.saving = False
         COUNTS[f"save {status}"] += 1
         if status == 200:
             self.take_live(answer)  # swapSheet: the sheet (its poller) and the tools state
-            self.ask()
         return status
 
     async def tap(self, form: dict[str, str]) -> int:

@@ -248,8 +248,8 @@ http {{
     upstream scorekeeper_app {{ server 127.0.0.1:{self.app_port}; }}
     upstream scorekeeper_events {{
         least_conn;
-        server 127.0.0.1:{e1};
-        server 127.0.0.1:{e2};
+        server 127.0.0.1:{e1} max_fails=0;
+        server 127.0.0.1:{e2} max_fails=0;
     }}
     include snippets/scorekeeper-http.conf;
     access_log off;

@@ -14,8 +14,10 @@
  * backing off while the server answers "nothing new" (exponential with full jitter,
  * to 16 s); in both, backing off to 60 s while the server does not answer or asks to
  * wait, never before its Retry-After. A broken stream is opened again after a
- * jittered wait (within 1 s, then backing off to 60 s), so that a room of phones
- * whose events server restarted neither polls nor reconnects all at once. The poller's own "every 2s"
+ * jittered wait (within 1 s, then backing off to 15 s, full jitter), so that a room of
+ * phones whose events server restarted neither polls nor reconnects all at once, and
+ * every stream is back within 15 s of the servers (longer caps left phones off the
+ * stream for minutes after a short outage). The poller's own "every 2s"
  * trigger (for pages without this file) is held back: this file sends the polls.
  * Like the poll, the stream stops when the game is over, the page hidden or offline
  * (offline-sheet.js's rules hold our requests too), and starts again on return.
@@ -47,7 +49,7 @@ var pending = {}, busy = false, lastHeard = 0;
 var SILENT_MS = 70000;
 // Without a stream, the live answer is polled; a broken stream is reopened.
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
-var reconnects = new Backoff({ base: 1000, cap: 60000 }), reconnectTimer = new Timer();
+var reconnects = new Backoff({ base: 1000, cap: 15000 }), reconnectTimer = new Timer();
 // The first poll after the stream broke: within 8 s (it is most often back sooner).
 var FIRST_POLL_STEP = 2;
 

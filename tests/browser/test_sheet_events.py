@@ -4,6 +4,7 @@ the other shows on it without a reload, fetched as the changed rows only."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -94,3 +95,48 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     assert second.evaluate("document.documentElement.scrollWidth") <= 360
     assert problems == []
     close_context(second.context)
+
+
+def test_the_phone_that_saved_asks_nothing_when_its_hands_event_comes_first(
+    events: str, signed_in_page: Any, live_server: Any
+) -> None:
+    """The hand's event reaches the saving phone before its own answer (held back here):
+    the answer brings the hand, so the phone asks the server for nothing more."""
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.set_default_timeout(30_000)
+    owner = User.objects.get(username="ana")
+    ana = Player.objects.get(user=owner)
+    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
+    game = game_create(
+        owner=owner,
+        ruleset="screw-your-neighbour",
+        players=[ana.pk, bo.pk, cy.pk],
+        options={"target_wins": 0},
+    )
+    hand_record(game=game, user=owner, hand_input={"winner": bo.pk})
+    problems = watch(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
+    answered: list[bool] = []
+
+    def held_back(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        response = route.fetch()  # saved: the events server tells every stream
+        time.sleep(4)  # …and its event reaches this page before the answer does
+        answered.append(True)
+        route.fulfill(response=response)
+
+    page.route(f"**/games/{game.pk}/hands/**", held_back)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    page.locator("#entry .winner-button").filter(has_text="Cy").click()
+    expect(page.locator(".hand-row[data-hand='2']")).to_be_visible(timeout=20_000)
+    assert answered == [True]
+    page.wait_for_timeout(2000)  # anything it would ask for after the answer
+    expect(page.locator(".hand-row")).to_have_count(2)
+    expect(page.locator("html")).to_have_attribute("data-live", "events")
+    assert [u for u in asked if "sse=1" in u] == [], asked
+    assert problems == []
