@@ -1,5 +1,6 @@
-"""The live-updates bench still runs end to end (a few tables, a short hold), so the
-script cannot rot as the events server changes. PostgreSQL only, like the bench."""
+"""The live-updates bench still runs end to end on the stack as deployed (a few tables,
+a short hold, every scenario), so the script cannot rot as the app changes. PostgreSQL
+only, like the bench; it needs nginx, as the production smoke does."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
-
-from tests.scorekeeper.events_server import _free_port
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "live_bench.py"
 
@@ -25,16 +24,18 @@ def test_live_bench_holds_streams_and_counts_a_change() -> None:
     env = {**os.environ, "DATABASE_URL": url}
     env.pop("PYTEST_VERSION", None)
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--tables", "14", "--hold", "1", "--changes", "2",
-         "--long", "10", "--fanout", "3", "--behind", "2",
-         "--port", str(_free_port())],
+        [sys.executable, str(BENCH), "--tables", "5", "--hold", "1", "--hands", "2",
+         "--behind", "2", "--outage", "2"],
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "56 of 56 streams open" in done.stdout
-    assert "(goal ≤ 1.0: met)" in done.stdout
-    assert "no other phone any: yes" in done.stdout
-    assert "the old poll" in done.stdout
-    assert "a hand seen by the table (1 phone saves it, 3 ask" in done.stdout
-    # After a restart, only the phones of the two games changed meanwhile ask Django.
-    assert "48 phones current from the first event, 8 behind asked Django" in done.stdout
+    out = done.stdout
+    assert "20 of 20 streams open through nginx" in out, out
+    assert "(goal ≤ 1.0: MET)" in out, out
+    for game in ("dirt", "screw-your-neighbour", "dirty-deals", "dirty-uno"):
+        assert f"b. {game}, a hand seen by 4 phones" in out, out
+    assert "b. dirt, a tools tap (penalty-add) seen by 4 phones" in out, out
+    # Every phone of a restarted events server streams again, and after both were away.
+    assert "c. one events server restarted" in out, out
+    assert "every phone streaming again after" in out, out
+    assert "d. both events servers away" in out, out
