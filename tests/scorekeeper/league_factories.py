@@ -78,9 +78,13 @@ def seed_league(owner: User, league: League, players: Sequence[Player], games: i
     """A league with some history, oldest first: Screw Your Neighbour among rotating
     tables of four, and every fifth game a Partner Dirt match."""
     n = len(players)
+    # Counted back from 00:50 of the day before, not from now: which games share a night
+    # (the rating race's) is then the same whatever the hour the tests run at.
+    anchor = timezone.localtime().replace(hour=0, minute=50, second=0, microsecond=0)
+    offset = int((timezone.now() - (anchor - timedelta(days=1))).total_seconds() // 60)
     for i in range(games):
         table = [players[(i * 3 + k) % n] for k in range(4)]
-        minutes_ago = (games - i) * 60
+        minutes_ago = offset + (games - i) * 60
         if i % 5 == 4:
             a, b, c, d = table
             out = table[i % 4]
