@@ -19,7 +19,8 @@ from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.api.game_serializers import CHANGE_ERRORS, ERRORS
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess, find_game_access
-from scorekeeper.selectors.table import folded, game_table, hand_in_play
+from scorekeeper.selectors.rows import rows_by_version
+from scorekeeper.selectors.table import game_table, hand_in_play
 from scorekeeper.services.table import ACTIONS, parse_action, table_act
 
 
@@ -69,7 +70,8 @@ class GameTableApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = _access(request, game_id).game
-        return Response(game_table(game, *folded(game)))
+        rows = rows_by_version(game)
+        return Response(game_table(game, rows.state, rows.names))
 
     @extend_schema(
         operation_id="games_table_act",
@@ -85,19 +87,18 @@ class GameTableApi(APIView):
             raise PermissionDenied("Only the game's owner and members of its league may.")
         body = request.data if isinstance(request.data, dict) else {}
         act = parse_action(body)
-        state, names = folded(access.game)
+        rows = rows_by_version(access.game)
         try:
             table_act(
                 game=access.game,
                 user=signed_in_user(request),
                 guest=None,
                 act=act,
-                hand=hand_in_play(state),
+                hand=hand_in_play(rows.state),
             )
         except Game.DoesNotExist:
             raise NotFound(f"There is no game {game_id} that you can see.") from None
-        access.game.refresh_from_db()
-        return Response(game_table(access.game, state, names))
+        return Response(game_table(access.game, rows.state, rows.names))
 
 
 urlpatterns = [

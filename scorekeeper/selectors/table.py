@@ -5,8 +5,8 @@ the same moment, and the hand in play's penalty, direction and leader.
 What the tools show depends on the game's version (the hand in play, the players) and
 on the ``TableState``'s revision (one more at every tap): :func:`tools_tag` names that
 pair, for the tools' ``ETag`` and the live answer's cache key. The game's state comes
-from the caller (the sheet's per-version rows, ``web.sheet_context.rows_by_version``):
-nothing here folds or caches hands of its own."""
+from the caller (the game version's rows, ``selectors.rows.rows_by_version``): nothing
+here folds or caches hands of its own."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from games import GameState, get_ruleset
 from scorekeeper.models import Game, TableState
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import TableTools
-from scorekeeper.selectors.games import game_state, player_names, version_key, with_rows
+from scorekeeper.selectors.games import version_key
 
 
 def remaining(table: TableState, now: datetime | None = None) -> float:
@@ -90,16 +90,9 @@ def tools_for(state: GameState, names: dict[int, str]) -> TableTools | None:
     return presenter_for(state.config.ruleset).table_tools(state, state.next_hand, names)
 
 
-def shared(tools: TableTools | None) -> bool:
-    """Whether the tools hold anything every phone shares (the red-aces check alone is
-    the phone's own: nothing to read or send)."""
-    if tools is None:
-        return False
-    return bool(tools.timer or tools.lead_card or tools.penalty or tools.reverses)
-
-
 def shares_tools(ruleset: str) -> bool:
-    """Whether the game's tools hold anything every phone shares (Dirt, Dirty Deals)."""
+    """Whether the game's tools hold anything every phone shares (Dirt, Dirty Deals;
+    Screw's red-aces check is the phone's own: nothing to read or send)."""
     return presenter_for(ruleset).shares_table_tools
 
 
@@ -113,13 +106,6 @@ def tools_tag(game: Game, revision: int, may_change: bool) -> str:
     """What the tools' answer to a viewer depends on: the game at its version, the
     tools' revision and whether the viewer may change them."""
     return f"{version_key(game)}:{revision}:{int(may_change)}"
-
-
-def folded(game: Game) -> tuple[GameState, dict[int, str]]:
-    """The game's state and players' names read and folded now (the API's reads; the
-    pages take the sheet's per-version rows instead)."""
-    with_rows(game)
-    return game_state(game), player_names(game)
 
 
 def hand_in_play(state: GameState) -> int:

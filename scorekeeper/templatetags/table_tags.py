@@ -12,7 +12,7 @@ from typing import Any
 
 from django import template
 
-from scorekeeper.selectors.table import shared
+from scorekeeper.selectors.table import shares_tools
 from scorekeeper.web.table import answer
 
 register = template.Library()
@@ -22,7 +22,7 @@ register = template.Library()
 def table_tools_state(context: template.Context) -> dict[str, Any]:
     """Nothing for a game whose tools share nothing (Screw's red-aces check is the
     phone's own) or that has none; ``oob`` in the context: swapped out of band."""
-    if not shared(context.get("table_tools")):
+    if context.get("table_tools") is None or not shares_tools(context["state"].config.ruleset):
         return {"data": None}
     data = answer(context["access"], context["state"], context["names"])
     return {"data": data, "oob": context.get("oob", False)}

@@ -16,6 +16,7 @@ from games import GameState
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import Fact, FooterRow, ordinal
+from scorekeeper.selectors.rows import Running, running_of
 from scorekeeper.web.charts import label_room, short_label, spread_labels
 
 # -- the grid -----------------------------------------------------------------------------
@@ -70,9 +71,6 @@ class Grid:
         return self.total - self.hidden
 
 
-#: The sheet shows this many most recent hands unless asked for all of them: a game of
-#: hundreds of hands stays a page of a known size.
-RECENT_HANDS = 50
 #: The chart draws at most this many points per line, however many hands were played.
 CHART_POINTS = 120
 
@@ -304,20 +302,6 @@ def ended_by_text(state: GameState, names: Mapping[int, str]) -> str:
 SERIES_CLASSES = 8
 #: The end labels' font size (as the axis labels: 14 px or more on a phone).
 END_LABEL = 16
-
-
-@dataclass(frozen=True)
-class Running:
-    """What the chart draws of one hand: the players' scores after it, and in partner
-    play what it gave each team."""
-
-    totals: Mapping[int, int]
-    team_points: tuple[int, ...] | None = None
-
-
-def running_of(state: GameState) -> tuple[Running, ...]:
-    """The chart's points of the hands a state holds (every hand of a whole state)."""
-    return tuple(Running(h.totals, h.team_points) for h in state.hands)
 
 
 def build_chart(

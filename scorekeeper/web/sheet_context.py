@@ -1,11 +1,11 @@
 """What a game's sheet shows, read once per version of the game: the game row and the
-viewer's access, the state its hands fold to (kept in Django's cache per version, and
+viewer's access, the state its hands fold to (``selectors.rows``: kept per version, and
 left there by the phone that wrote it), and the context every part of the sheet is
 rendered from (the page, its htmx partials, the live answer, the table display)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,7 +14,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import RULESETS, GameState
-from scorekeeper.kept import keep, kept
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.access import GameAccess
@@ -22,13 +21,10 @@ from scorekeeper.selectors.games import (
     game_state,
     game_with_related,
     player_names,
-    recent_state,
-    running_totals,
-    version_key,
     with_earlier_hands,
     with_rows,
-    with_seats,
 )
+from scorekeeper.selectors.rows import RECENT_HANDS, keep_after_write, keep_rows, rows_by_version
 from scorekeeper.selectors.table import tools_for
 from scorekeeper.services.games import HandWritten
 from scorekeeper.services.locked_game import DERIVED_FIELDS
@@ -51,7 +47,7 @@ def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, G
     """The viewer's access and the game's whole state after a write: the state the write
     folded, after the hands this request read before it (no hand is read or folded
     again), unless another phone wrote in between (then the game is read again). The
-    state is kept as the rows of the game's new version (:func:`keep_rows`)."""
+    state is kept as the rows of the game's new version (``selectors.rows.keep_rows``)."""
     game = access.game
     same = written.base_version == game.version
     state = with_earlier_hands(game, written.state) if same else None
@@ -70,18 +66,11 @@ def after_write(access: GameAccess, written: HandWritten) -> tuple[GameAccess, G
 def keep_written(access: GameAccess, written: HandWritten) -> GameAccess:
     """The viewer's access with the game row as a write left it (the columns the write
     changed, taken from it: nothing is read again), and the rows of the game's new
-    version kept from those of the version before it (kept by whoever read it) with the
-    hands the write folded in place of theirs: no hand is read. When the version before
-    was not kept, the first read of the new one reads its hands."""
+    version kept from those of the version before it (``selectors.rows``)."""
     game = access.game
     for field in DERIVED_FIELDS:
         setattr(game, field, getattr(written.game, field))
-    before = _kept_rows(f"sheet:rows:{written.base_key}") if written.base_key else None
-    if isinstance(before, SheetRows):
-        state = written.state
-        first = state.hands[0].number if state.hands else 1
-        earlier = tuple(h for h in before.state.hands if h.number < first)
-        keep_rows(game, replace(state, hands=(*earlier, *state.hands)))
+    keep_after_write(game, written.base_key, written.state)
     return access
 
 
@@ -89,74 +78,6 @@ def sheet_game() -> QuerySet[Game]:
     """The game row as the sheet reads it: with its league and owner, its seats and hands
     coming from :func:`rows_by_version`."""
     return Game.objects.select_related("league", "owner")
-
-
-@dataclass(frozen=True)
-class SheetRows:
-    """What the sheet shows of a game's seats and hands: ``state`` holds the most recent
-    hands only (``sheet.RECENT_HANDS``; ``state.played`` counts them all), and
-    ``running`` every hand's running totals once the game is over (its chart)."""
-
-    state: GameState
-    names: dict[int, str]
-    markers: dict[int, str]
-    running: tuple[sheet.Running, ...] | None = None
-
-
-def rows_by_version(game: Game) -> SheetRows:
-    """The game's state (its recent hands' stored outcomes, resumed by the engine from
-    the last one) and its players' names and colours: read once per version of the game.
-    The read is flat in the game's length: the recent hands sliced in SQL, and a finished
-    game's running totals read out of the stored outcomes. Every write to its hands, and
-    every rename, recolour or merge of its players, makes a new version; the moment it was
-    saved tells a game apart from an earlier one that had its id. Kept in the cache every
-    process shares ("versions"): the phones of a table, served by any worker, read a
-    version once; and in the process's own memory, where a sheet seen before finds them
-    without a query."""
-    key = _rows_key(game)
-    rows = _kept_rows(key)
-    if rows is None:
-        if deferred := game.get_deferred_fields():  # read for the live poll: one query
-            game.refresh_from_db(fields=deferred)
-        with_seats(game)
-        state = recent_state(game, sheet.RECENT_HANDS)
-        rows = SheetRows(state, player_names(game), game_markers(game), _running(game, state))
-        keep(key, rows)
-    return rows
-
-
-def _kept_rows(key: str) -> SheetRows | None:
-    rows = kept(key)
-    return rows if isinstance(rows, SheetRows) else None
-
-
-def _running(game: Game, state: GameState) -> tuple[sheet.Running, ...] | None:
-    """A finished game's running totals for its chart (None while it is in progress):
-    from ``state`` when it holds every hand, else read."""
-    if not state.finished:
-        return None
-    if len(state.hands) == state.played:
-        return sheet.running_of(state)
-    found = running_totals(game)
-    if found is None:
-        return sheet.running_of(game_state(with_rows(game)))
-    return tuple(sheet.Running(totals, teams) for totals, teams in found)
-
-
-def _rows_key(game: Game) -> str:
-    return f"sheet:rows:{version_key(game)}"
-
-
-def keep_rows(game: Game, state: GameState) -> None:
-    """A hand write's whole state kept as the rows of the game's new version: the other
-    phones at the table, asking for that hand next, read and fold no hand. (A state
-    that holds fewer than the sheet's recent hands is not kept: the next read reads
-    them.)"""
-    if len(state.hands) < min(sheet.RECENT_HANDS, state.played):
-        return
-    recent = replace(state, hands=state.hands[-sheet.RECENT_HANDS :])
-    rows = SheetRows(recent, player_names(game), game_markers(game), _running(game, state))
-    keep(_rows_key(game), rows, only_new=True)
 
 
 def seat_ids(game: Game) -> list[int]:
@@ -195,7 +116,7 @@ def sheet_context(
     can_manage = access.may_manage
     rules = RULESETS[game.ruleset]
     shows = presenter_for(game.ruleset)
-    recent = None if show_all else sheet.RECENT_HANDS
+    recent = None if show_all else RECENT_HANDS
     grid = sheet.build_grid(game, state, names, recent=recent, since=since)
     apply_markers(grid.columns, markers)
     if panel is None and can_change:

@@ -8,7 +8,7 @@ hand (``games/_table_tools_state.html``, out of band) and, as a revision, in the
 stream's ``hello``. A phone reads ``table/`` only when a ``tools`` event (or a ``hello``)
 says the revision moved past the one it shows, sending the ``ETag`` its state came
 with: ``304`` when it is current (Django's ``condition``). The game's state is the
-sheet's, kept once per version (``rows_by_version``)."""
+sheet's, kept once per version (``selectors.rows.rows_by_version``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from django.views.decorators.http import condition, require_http_methods
 from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.rows import rows_by_version
 from scorekeeper.selectors.table import (
     game_table,
     hand_in_play,
@@ -36,7 +37,6 @@ from scorekeeper.selectors.table import (
 from scorekeeper.services.table import parse_action, table_act
 from scorekeeper.web.access import game_page, writer
 from scorekeeper.web.live_answer import LiveRequest, poll_access
-from scorekeeper.web.sheet_context import rows_by_version
 
 #: The largest action body read (an action is a few words).
 MAX_BODY = 2_000

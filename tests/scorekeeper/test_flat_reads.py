@@ -28,10 +28,10 @@ from scorekeeper.selectors.games import (
     recent_state,
     running_totals,
 )
+from scorekeeper.selectors.rows import RECENT_HANDS, Running, rows_by_version
 from scorekeeper.services.games import hand_record
 from scorekeeper.simulate import next_hand
 from scorekeeper.web import sheet
-from scorekeeper.web.sheet_context import rows_by_version
 from tests.scorekeeper.factories import make_game, make_players, make_user
 
 pytestmark = pytest.mark.django_db
@@ -82,13 +82,13 @@ def test_the_flat_read_shows_what_every_hand_played_again_does(
         rows = rows_by_version(game)
         state = rows.state
         assert state.played == len(every.hands)
-        assert state.hands == every.hands[-sheet.RECENT_HANDS :]
+        assert state.hands == every.hands[-RECENT_HANDS:]
         for part in ("scores", "standings", "finished", "winners", "next_hand", "extras"):
             assert getattr(state, part) == getattr(every, part), part
         assert state.ended_by == every.ended_by
         names = player_names(game)
-        shown = sheet.build_grid(game, state, names, recent=sheet.RECENT_HANDS)
-        assert shown == sheet.build_grid(game, every, names, recent=sheet.RECENT_HANDS)
+        shown = sheet.build_grid(game, state, names, recent=RECENT_HANDS)
+        assert shown == sheet.build_grid(game, every, names, recent=RECENT_HANDS)
         if every.finished:
             columns = sheet.columns_for(every, names)
             assert sheet.build_chart(state, columns, rows.running) == sheet.build_chart(
@@ -116,7 +116,7 @@ def test_a_partner_game_shown_from_its_last_hands_keeps_the_team_totals(user: Us
     assert sheet.build_grid(game, last, names, recent=3) == sheet.build_grid(
         game, every, names, recent=3
     )
-    running = [sheet.Running(t, p) for t, p in running_totals(game) or []]
+    running = [Running(t, p) for t, p in running_totals(game) or []]
     columns = sheet.columns_for(every, names)
     assert sheet.build_chart(last, columns, running) == sheet.build_chart(every, columns)
 

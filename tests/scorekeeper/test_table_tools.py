@@ -419,3 +419,32 @@ def test_the_streams_hello_says_the_tools_revision_read_with_the_version() -> No
     _act(client, game, action="penalty-add", amount="5")
     _act(client, game, action="penalty-clear")
     assert _seen([game.pk])[game.pk] == (game.version, 2)
+
+
+def test_the_api_reads_the_tools_from_the_rows_the_sheet_read() -> None:
+    """The API's tools and the page's read one state per game version: once a phone
+    read the sheet, the API's answer reads no hand; after a hand, the new hand's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    owner = make_user("ana")
+    ana, bo, cy = (make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy"))
+    game = make_game(owner, "dirt", [ana, bo, cy])
+    hand = {"winner": ana.pk, "results": [
+        {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]}  # fmt: skip
+    hand_record(game=game, user=owner, hand_input=hand)
+    client = Client()
+    client.force_login(owner)
+    assert client.get(reverse("game_sheet", args=[game.pk])).status_code == 200
+    api = APIClient()
+    api.force_authenticate(owner)
+    url = f"/api/v1/games/{game.pk}/table/"
+    with CaptureQueriesContext(connection) as read:
+        answer = api.get(url).json()
+    assert answer["hand"] == 2
+    assert not [q for q in read.captured_queries if "scorekeeper_hand" in q["sql"]]
+    hand_record(game=game, user=owner, hand_input=hand)
+    assert api.get(url).json()["hand"] == 3
+    tapped = api.post(url, {"action": "penalty-add", "amount": 5}, format="json").json()
+    assert (tapped["hand"], tapped["penalty"]) == (3, 5)

@@ -12,6 +12,7 @@ from django.test import Client
 
 from scorekeeper.models import Game, Player
 from scorekeeper.selectors.games import game_config, game_state, game_with_related, player_names
+from scorekeeper.selectors.rows import RECENT_HANDS
 from scorekeeper.services.backup import MAX_HANDS, league_import
 from scorekeeper.services.games import game_create, hand_record
 from scorekeeper.simulate import next_hand
@@ -69,7 +70,7 @@ def test_live_updates_keep_every_hand_on_a_page_that_shows_them(user: User, clie
     game = long_game(user, 55)
     headers = {"HX-Request": "true"}
     live = client.get(f"/games/{game.pk}/live/", headers=headers).content.decode()
-    assert len(HAND_ROW.findall(live)) == sheet.RECENT_HANDS
+    assert len(HAND_ROW.findall(live)) == RECENT_HANDS
     live = client.get(
         f"/games/{game.pk}/live/",
         headers={**headers, "HX-Current-URL": f"http://testserver/games/{game.pk}/?hands=all"},
@@ -123,7 +124,7 @@ def test_a_game_of_the_most_hands_has_a_page_of_bounded_size(user: User, client:
     game = long_game(user, MAX_HANDS)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert len(page) < 150_000
-    assert len(HAND_ROW.findall(page)) == sheet.RECENT_HANDS
+    assert len(HAND_ROW.findall(page)) == RECENT_HANDS
     lines = re.findall(r'<polyline class="chart-line[^"]*" fill="none" points="([^"]*)"', page)
     assert len(lines) == 6
     assert all(len(points.split()) <= sheet.CHART_POINTS for points in lines)
