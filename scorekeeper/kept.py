@@ -35,3 +35,24 @@ def keep(key: str, value: Any, *, only_new: bool = False) -> None:
     else:
         caches[SHARED].set(key, value)
     cache.set(key, value)
+
+
+def kept_many(keys: list[str]) -> dict[str, Any]:
+    """What is kept under each of ``keys`` (those with nothing left out), from memory,
+    else from the shared table (one query for all those not in memory; then kept in
+    memory too)."""
+    found: dict[str, Any] = cache.get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if missing:
+        shared = caches[SHARED].get_many(missing)
+        if shared:
+            cache.set_many(shared)
+            found.update(shared)
+    return found
+
+
+def keep_many(values: dict[str, Any]) -> None:
+    """Keep each of ``values`` under its key for every process and in this process's
+    memory."""
+    caches[SHARED].set_many(values)
+    cache.set_many(values)

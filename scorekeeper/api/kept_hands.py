@@ -1,12 +1,23 @@
-"""A game's hands in JSON, kept in Django's cache by what they are made of.
+"""A game's hands in JSON, kept by what they are made of (``scorekeeper.kept``: in the
+cache every process shares, with the process's memory in front).
 
 Just after a hand, a game's answer is made anew for its new version; its hands are the
 answer's bulk, and all but the newest (or, after a correction, all before it) are what
 the last version showed. The database digests each hand row (its stored input and
 outcome); the hands are kept rendered, in blocks of :data:`BLOCK`, under the digest of
 the block's rows, so a block is read, decoded and rendered again only when a row in it
-changed: a new hand reads the hands of its own block, however long the game. A key
-names the content, never a game or version: nothing kept can be stale.
+changed: a new hand reads the hands of its own block, however long the game, and a block
+one worker rendered the others find. A key names the content, never a game or version:
+nothing kept can be stale.
+
+The answer is the same JSON as one rendered whole, not always the same bytes: on
+PostgreSQL a stored hand's keys come back in ``jsonb``'s own order, and a hand read
+back is rendered with its keys in that order.
+
+House reading: a read does not know the version before its own (only a write does), so
+the blocks are found by their content, not built from the list the version before kept
+(as the sheet's rows are, ``selectors.rows.keep_after_write``): the API's hand POST, the
+busiest write, keeps nothing for the reads.
 """
 
 from __future__ import annotations
@@ -15,9 +26,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
-
 from scorekeeper.api.game_serializers import hand_object
+from scorekeeper.kept import keep_many, kept_many
 from scorekeeper.models import Game
 from scorekeeper.selectors.games import hand_digests, hands_numbered
 
@@ -52,7 +62,7 @@ def kept_hands_json(game: Game, render: Render, *, last: int | None = None) -> b
     rendered and kept. None when a hand has no stored outcome (the engine must fold the
     game) or was undone while this read."""
     blocks = _blocks(hand_digests(game, last=last))
-    kept: dict[str, bytes] = cache.get_many(list(blocks))
+    kept: dict[str, bytes] = kept_many(list(blocks))
     missing = [row[0] for key, block in blocks.items() if key not in kept for row in block]
     if missing:
         read = hands_numbered(game, missing)
@@ -65,7 +75,7 @@ def kept_hands_json(game: Game, render: Render, *, last: int | None = None) -> b
             key: render([made[number] for number, _, _ in block])[1:-1]
             for key, block in _blocks([(h.number, h.revision, d) for h, d in read]).items()
         }
-        cache.set_many(rendered)
+        keep_many(rendered)
         for key, block in blocks.items():
             if key not in kept:
                 kept[key] = rendered.get(key) or render([made[n] for n, _, _ in block])[1:-1]
