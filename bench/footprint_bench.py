@@ -4,14 +4,14 @@
     make bench-footprint
 
 It starts the stack as the README's production section runs it — gunicorn with
-``gunicorn.conf.py`` and 2 workers, the events server (``python -m scorekeeper.live``)
+``gunicorn.conf.py`` and 2 workers, two events servers (``python -m scorekeeper.live``)
 and the background worker (``manage.py worker``), each with glibc's ``MALLOC_*``
 settings — on PostgreSQL, sends a fixed tour of requests (every page of the site, the
 API's reads and writes, a league export and its import, made by the background worker
 while the import's page is read, the result image and the join QR code) a few times so
 that both web workers serve each, and prints every process's resident memory (``VmRSS``
-from ``/proc``) with the goal beside it (≤ 100 MB). Then it opens streams to the events
-server and prints what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000 by
+from ``/proc``) with the goal beside it (≤ 100 MB). Then it opens streams to the first
+events server and prints what each costs it (goal ≤ 20 KB). With ``--night N`` (1,000 by
 default) it then plays a game night of N hands, reading each hand's sheet and live
 answer, and prints what the web workers hold after it (more than after the tour, the
 caches full) and the CPU gunicorn used meanwhile: gunicorn's own settings may be tried
@@ -327,6 +327,7 @@ def main() -> int:
     token = Token.objects.create(user=owner).key
 
     web_port, events_port = args.port, args.port + 1
+    events_ports = [events_port, events_port + 1]
     env = {
         **os.environ,
         "LIVE_EVENTS_URL": f"http://127.0.0.1:{events_port}/events/",
@@ -347,20 +348,26 @@ def main() -> int:
              "scorekeeper.wsgi"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,  # its access log
         )  # fmt: skip
-        stack["events"] = subprocess.Popen(
-            [python, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port",
-             str(events_port), "--log-level", "warning", "--backlog", "4096"],
-            cwd=ROOT, env=env,
-        )  # fmt: skip
+        # Two events servers, as every production recipe runs them (ports 8001 and 8002
+        # behind nginx's upstream there): here the pages name the first, and the streams
+        # opened at the end go to it; the second is counted as it stands, idle.
+        for n, port in enumerate(events_ports):
+            stack[f"events{n + 1}"] = subprocess.Popen(
+                [python, "-m", "scorekeeper.live", "--host", "127.0.0.1", "--port",
+                 str(port), "--log-level", "warning", "--backlog", "4096"],
+                cwd=ROOT, env=env,
+            )  # fmt: skip
         stack["worker"] = subprocess.Popen(
             [python, "manage.py", "worker"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
         )
         _wait_for(web_port, "/healthz")
-        _wait_for(events_port, "/events/health")
+        for port in events_ports:
+            _wait_for(port, "/events/health")
         time.sleep(1)
+        events = [stack["events1"].pid, stack["events2"].pid]
         at_start = {
             pid: rss_mb(pid)
-            for pid in [*children(stack["gunicorn"].pid), stack["events"].pid, stack["worker"].pid]
+            for pid in [*children(stack["gunicorn"].pid), *events, stack["worker"].pid]
         }
         tour = Tour(web_port, session, token)
         pk, league_id, player = game.pk, league.pk, seats[0]
@@ -399,7 +406,8 @@ def main() -> int:
         master = stack["gunicorn"].pid
         workers = sorted(children(master))
         rows = [(f"web worker {i + 1}", w) for i, w in enumerate(workers)]
-        rows += [("events server", stack["events"].pid), ("background worker", stack["worker"].pid)]
+        rows += [(f"events server {n + 1}", pid) for n, pid in enumerate(events)]
+        rows += [("background worker", stack["worker"].pid)]
         print(
             f"{tour.count} requests ({args.tours} tours of {len(pages)} pages, {len(api)} API "
             f"reads, a hand, a league export and its import); "
@@ -442,7 +450,7 @@ def main() -> int:
         if args.account_games:
             big_account(master, web_port, args.account_games)
 
-        events_pid = stack["events"].pid
+        events_pid = events[0]
         before = rss_mb(events_pid)
         ticket = capability.issue(pk, "watch")
         opened, during = asyncio.run(_open_streams(events_port, ticket, args.streams, events_pid))

@@ -34,7 +34,8 @@ def test_footprint_bench_tours_the_stack_and_prints_each_process() -> None:
         env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert "none failed" in done.stdout, done.stdout + done.stderr
-    for process in ("web worker 1", "web worker 2", "events server", "background worker"):
+    processes = ("web worker 1", "web worker 2", "events server 1", "events server 2")
+    for process in (*processes, "background worker"):
         assert process in done.stdout
     assert "events server with 20 open streams" in done.stdout
     assert "then a game night, 10 hands" in done.stdout
