@@ -85,6 +85,7 @@ class EventsApp:
         if self._source is not None and not self._source.done():
             return
         self.ready = asyncio.Event()
+        self.hub.reopen()
         database = settings.DATABASES["default"]
         if database["ENGINE"] == "django.db.backends.postgresql":
             runner = sources.listen(

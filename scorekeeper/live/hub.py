@@ -84,10 +84,16 @@ class Subscriber:
 class Hub:
     def __init__(self) -> None:
         self._games: dict[int, set[Subscriber]] = {}
+        #: The process is stopping (:meth:`close_all`): a stream that opens now (its
+        #: request already read, or its guest link being checked) ends at once, so
+        #: that none is left open for the server's graceful-shutdown timeout to cancel.
+        self.closing = False
 
     def subscribe(self, game: int, invite: int | None = None) -> Subscriber:
         subscriber = Subscriber(game, invite)
         self._games.setdefault(game, set()).add(subscriber)
+        if self.closing:
+            subscriber.close()
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -132,9 +138,16 @@ class Hub:
         }
 
     def close_all(self) -> None:
+        """End every stream, and every one that opens until :meth:`reopen` (the
+        process is stopping)."""
+        self.closing = True
         for watchers in list(self._games.values()):
             for subscriber in list(watchers):
                 subscriber.close()
+
+    def reopen(self) -> None:
+        """Streams stay open again (the app started anew in the same process)."""
+        self.closing = False
 
     def watches(self, game: int) -> bool:
         return game in self._games

@@ -229,3 +229,20 @@ def test_the_first_event_says_the_table_tools_revision_too() -> None:
         return [before, versions.tools_of(4), versions.tools_of(5)]
 
     assert aio.run(seen()) == [2, 3, None]
+
+
+def test_a_stream_opening_while_the_server_stops_ends_at_once() -> None:
+    """Once the process is stopping, a stream that opens (its request already read, a
+    guest's link being checked) is not left open for the shutdown's timeout to cut."""
+
+    async def run() -> list[bytes | None]:
+        hub = Hub()
+        hub.close_all()
+        late = hub.subscribe(1)
+        got = [await late.next(5)]
+        hub.reopen()  # started anew: streams stay open again
+        again = hub.subscribe(1)
+        got.append(await again.next(0.01))
+        return got
+
+    assert aio.run(run()) == [None, HEARTBEAT]
