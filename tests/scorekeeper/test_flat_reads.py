@@ -236,3 +236,27 @@ def test_the_api_game_after_a_correction_and_an_undo_shows_every_hand_as_stored(
     pretty = client.get(url, HTTP_ACCEPT="application/json; indent=2")
     assert pretty.content.startswith(b"{\n")
     assert pretty.json() == client.get(url).json()
+
+
+def test_the_api_hands_one_worker_rendered_another_finds(user: User) -> None:
+    """The API's hands are kept for every process: a worker that never rendered a game
+    (its own memory empty) reads no stored hand for a new version whose hands are the
+    ones another worker rendered, and answers the same JSON."""
+    players = make_players("Ana", "Ben", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})
+    play(game, user, 45)
+    client = Client()
+    client.force_login(user)
+    url = f"/api/v1/games/{game.pk}/"
+    first = client.get(url).json()
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated_at=Now())
+    cache.clear()  # another worker: nothing in its memory
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url).json()
+    assert again["hands"] == first["hands"]
+    # The hands' digests, and the last hand (the standings resume from it): no more.
+    hand_reads = [q["sql"] for q in captured.captured_queries if '"input"' in q["sql"]]
+    assert [sql for sql in hand_reads if "md5" not in sql.lower()] == [
+        sql for sql in hand_reads if sql.endswith("LIMIT 1")
+    ]
+    assert len(hand_reads) == 2
