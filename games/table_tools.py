@@ -47,7 +47,7 @@ TOOL_WORDS = {
     TIMER: "timer",
     PENALTY: "draw penalty",
     DIRECTION: "direction of play to reverse",
-    LEADER: "card whose holder plays first",
+    LEADER: "leader to name",
 }
 
 
@@ -76,7 +76,7 @@ class TableKit:
     follows_direction: str = ""
     #: The card whose holder plays first ("9♣"): the table says who that is.
     lead_card: str = ""
-    #: What that player does with it ("leads the first trick").
+    #: What its holder does with it, after "They" ("lead the first trick").
     lead_does: str = ""
     #: Who plays first when the deal decides it: this many seats clockwise of the
     #: dealer (0: the deal does not decide it), and the first cards that change that.
@@ -119,13 +119,13 @@ KITS: dict[str, TableKit] = {
         follows_direction="Black aces pass every hand this way; the Bomb's pick-ups go "
         "round this way.",
     ),
-    "damn-you": TableKit(lead_card="7♦", lead_does="lays it in the centre and plays first"),
+    "damn-you": TableKit(lead_card="7♦", lead_does="lay it in the centre and play first"),
     "dirty-uno": TableKit(
         reverses="a Reverse",
         follows_direction="A 0 passes every hand to the next player this way.",
     ),
     "dirty-deals": TableKit(
-        timer="negotiation timer", lead_card="9♣", lead_does="leads the first trick"
+        timer="negotiation timer", lead_card="9♣", lead_does="lead the first trick"
     ),
 }
 

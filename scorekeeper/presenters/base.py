@@ -290,13 +290,11 @@ _PRESENTERS: dict[str, Presenter] = {}
 
 
 def _seat_words(steps: int) -> str:
-    if steps == 1:
-        return "on the dealer's left"
-    if steps == -1:
-        return "on the dealer's right"
-    if steps > 0:
-        return f"{steps} seats to the dealer's left"
-    return f"{-steps} seats to the dealer's right"
+    side = "left" if steps > 0 else "right"
+    if abs(steps) == 1:
+        return f"on the dealer's {side}"
+    count = {2: "two", 3: "three"}.get(abs(steps), str(abs(steps)))
+    return f"{count} seats to the dealer's {side}"
 
 
 def kit_tools(
