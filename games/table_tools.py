@@ -122,7 +122,8 @@ KITS: dict[str, TableKit] = {
     "damn-you": TableKit(lead_card="7♦", lead_does="lay it in the centre and play first"),
     "dirty-uno": TableKit(
         reverses="a Reverse",
-        follows_direction="A 0 passes every hand to the next player this way.",
+        follows_direction="A 0 passes every hand to the next player this way. A Reverse "
+        "turned up first: play starts counter-clockwise, on the dealer's right.",
     ),
     "dirty-deals": TableKit(
         timer="negotiation timer", lead_card="9♣", lead_does="lead the first trick"
@@ -135,14 +136,24 @@ def table_kit(slug: str) -> TableKit:
     return KITS.get(slug, TableKit())
 
 
+def actions_of(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
+    """The table actions the game ``rules`` takes with these ``options``.
+
+    >>> from games import get_ruleset
+    >>> actions_of(get_ruleset("screw-your-neighbour"), {})
+    ['direction-flip']
+    """
+    timer = rules.table_timer_seconds(options) is not None
+    tools = table_kit(rules.slug).tools(timer=timer)
+    return [a for a, t in ACTION_TOOLS.items() if t in tools]
+
+
 def refusal(rules: Ruleset, action: str, options: Mapping[str, Any]) -> str | None:
     """Why the game ``rules`` (with these ``options``) has no use for ``action``
     ("action: …"), or None when it has the tool."""
     tool = ACTION_TOOLS.get(action)
-    timer = rules.table_timer_seconds(options) is not None
-    tools = table_kit(rules.slug).tools(timer=timer)
-    if tool is None or tool in tools:
+    allowed = actions_of(rules, options)
+    if tool is None or action in allowed:
         return None
-    allowed = [a for a, t in ACTION_TOOLS.items() if t in tools]
     has = f"its actions: {', '.join(allowed)}" if allowed else "it has no shared tools"
     return f"action: {rules.name} has no {TOOL_WORDS[tool]} ({has})"

@@ -44,6 +44,11 @@ class TableSerializer(OutputSerializer):
     leader = serializers.IntegerField(allow_null=True, help_text="Who leads (player id).")
     leader_name = serializers.CharField(allow_null=True)
     finished = serializers.BooleanField()
+    actions = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The actions this game takes (of `action`'s choices: the tools its rules "
+        "call for); any other is a 400 naming `action`.",
+    )
 
 
 class TableActionSerializer(serializers.Serializer):

@@ -73,6 +73,13 @@ def test_the_kits_are_the_documents() -> None:
     assert {slug: set(table_kit(slug).tools()) for slug in HAS} == HAS
 
 
+@pytest.mark.parametrize("slug", list(HAS))
+def test_the_api_says_which_actions_the_game_takes(slug: str) -> None:
+    game, owner = _game(slug)
+    read = _api(owner).get(f"/api/v1/games/{game.pk}/table/").json()
+    assert read["actions"] == [a for a, tool in ACTION_TOOLS.items() if tool in HAS[slug]]
+
+
 @pytest.mark.parametrize(("slug", "action"), FOREIGN)
 def test_the_api_refuses_a_tool_the_game_does_not_have(slug: str, action: str) -> None:
     game, owner = _game(slug)
