@@ -96,7 +96,7 @@ class TableTools:
     #: The shared countdown's name ("negotiation timer"); empty: none.
     timer: str = ""
     #: Who plays first: the card that says so ("9♣"), what its holder does with it
-    #: ("leads the first trick"), and the players.
+    #: ("lead the first trick"), and the players.
     lead_card: str = ""
     lead_does: str = ""
     players: list[tuple[int, str]] = field(default_factory=list)
