@@ -86,6 +86,15 @@ class ScrewYourNeighbour(Ruleset):
             "The original says the next player picks up 4 additional cards. 4: four in "
             "all (a 2 doubled); 6: the 2's two cards plus four more.",
         ),
+        Option(
+            "queen_two_spades",
+            "Q♠ with 2♠",
+            "no",
+            ("no", "yes"),
+            "A variation the original names without its details. House reading: yes lets "
+            "the queen of spades and the 2 of spades be laid together as one play, their "
+            "pick-ups added (the next player picks up seven and misses a turn).",
+        ),
     )
     wins_with = "high"
     score_label = "hand wins"

@@ -1,7 +1,8 @@
 """The table's shared tools over the API (``games/<id>/table/``): the negotiation timer,
 the draw penalty, the direction of play and who leads, as the sheet's phones share them
 (``services.table``). GET reads them with the server's clock; POST changes them (the
-game's owner and league members: accounts that may enter hands)."""
+game's owner and league members: accounts that may change the game). A tool the game
+does not have is a 400 naming ``action``."""
 
 from __future__ import annotations
 
@@ -44,6 +45,11 @@ class TableSerializer(OutputSerializer):
     leader = serializers.IntegerField(allow_null=True, help_text="Who leads (player id).")
     leader_name = serializers.CharField(allow_null=True)
     finished = serializers.BooleanField()
+    actions = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The actions this game takes (of `action`'s choices: the tools its rules "
+        "call for); any other is a 400 naming `action`.",
+    )
 
 
 class TableActionSerializer(serializers.Serializer):
@@ -83,7 +89,7 @@ class GameTableApi(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         access = _access(request, game_id)
-        if not access.may_record:
+        if not access.may_change:
             raise PermissionDenied("Only the game's owner and members of its league may.")
         body = request.data if isinstance(request.data, dict) else {}
         act = parse_action(body)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
+from games.table_tools import table_kit
 
 if TYPE_CHECKING:
     from scorekeeper.web.forms import Entry
@@ -87,21 +88,31 @@ class PenaltyButton:
 
 @dataclass
 class TableTools:
-    """The tools a game's sheet offers the table (``Presenter.table_tools``). The timer,
-    penalty, direction and leader are shared by every phone; the red-aces check stays
-    on the phone that asks."""
+    """The tools a game's sheet offers the table (``Presenter.table_tools``; which a
+    game has: ``games.table_tools``). The timer, penalty, direction and leader are
+    shared by every phone; who plays first after the deal and the red-aces check are
+    worked out on the page."""
 
     #: The shared countdown's name ("negotiation timer"); empty: none.
     timer: str = ""
-    #: Who leads the hand's first trick: the card that says so ("9♣"), and the players.
+    #: Who plays first: the card that says so ("9♣"), what its holder does with it
+    #: ("lead the first trick"), and the players.
     lead_card: str = ""
+    lead_does: str = ""
     players: list[tuple[int, str]] = field(default_factory=list)
+    #: Who plays first when the deal says so (a name), where they sit, and the first
+    #: cards turned up that change it ("An ace turned up: Cy plays first, …").
+    first_player: str = ""
+    first_player_seat: str = ""
+    first_turned_up: list[str] = field(default_factory=list)
     #: The dealer's leftover cards within which red aces are live (None: no check).
     red_aces_within: int | None = None
     #: The draw-penalty counter's buttons (empty: no counter).
     penalty: list[PenaltyButton] = field(default_factory=list)
     #: What reverses the direction of play ("an ace"); empty: no direction tool.
     reverses: str = ""
+    #: What else goes the way play goes ("A 0 passes every hand … this way.").
+    follows_direction: str = ""
     #: Facts a table display shows big besides the banner's (e.g. the trump rule).
     display_facts: list[Fact] = field(default_factory=list)
 
@@ -255,8 +266,9 @@ class Presenter:
     def table_tools(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> TableTools | None:
-        """The table tools of the hand in play ``nxt`` (None: the game has none)."""
-        return None
+        """The table tools of the hand in play ``nxt`` (None: the game has none): by
+        default those its document calls for (``games.table_tools``)."""
+        return kit_tools(state, nxt, names)
 
     def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
         """The API body of ``POST /games/{id}/hands/`` for what the form holds."""
@@ -275,6 +287,45 @@ class Presenter:
 
 
 _PRESENTERS: dict[str, Presenter] = {}
+
+
+def _seat_words(steps: int) -> str:
+    side = "left" if steps > 0 else "right"
+    if abs(steps) == 1:
+        return f"on the dealer's {side}"
+    count = {2: "two", 3: "three"}.get(abs(steps), str(abs(steps)))
+    return f"{count} seats to the dealer's {side}"
+
+
+def kit_tools(
+    state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
+) -> TableTools | None:
+    """The tools the game's document calls for (``games.table_tools.table_kit``), worded
+    for the hand in play ``nxt``: None when it has none."""
+    kit = table_kit(state.config.ruleset)
+    tools = TableTools(
+        timer=kit.timer,
+        lead_card=kit.lead_card,
+        lead_does=kit.lead_does,
+        reverses=kit.reverses,
+        follows_direction=kit.follows_direction,
+    )
+    if kit.lead_card:
+        tools.players = [(p, names.get(p, "?")) for p in state.config.players]
+    dealer = nxt.get("dealer")
+    if kit.first_after_dealer and isinstance(dealer, int) and dealer in state.config.players:
+        config = state.config
+        first = config.left_of(dealer, kit.first_after_dealer)
+        tools.first_player = names.get(first, "?")
+        tools.first_player_seat = _seat_words(kit.first_after_dealer)
+        tools.first_turned_up = [
+            f"{t.card.capitalize()} turned up: {names.get(config.left_of(dealer, t.steps), '?')}"
+            f" ({_seat_words(t.steps)}) plays first {t.means}".rstrip()
+            for t in kit.turned_up
+        ]
+    if not (kit.tools() or tools.first_player):
+        return None
+    return tools
 
 
 def presenter_for(ruleset: str) -> Presenter:

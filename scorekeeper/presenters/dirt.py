@@ -9,7 +9,14 @@ from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
 from games.dirt import card_points
-from scorekeeper.presenters.base import RED_SUITS, Fact, LeftInHand, PenaltyButton, TableTools
+from scorekeeper.presenters.base import (
+    RED_SUITS,
+    Fact,
+    LeftInHand,
+    PenaltyButton,
+    TableTools,
+    kit_tools,
+)
 
 if TYPE_CHECKING:
     from scorekeeper.web.sheet_panel import Panel
@@ -47,7 +54,9 @@ class DirtPresenter(LeftInHand):
         buttons = [PenaltyButton("Joker", 5)]
         if rank.isdigit():
             buttons.append(PenaltyButton(f"Dirt {rank}", int(rank)))
-        return TableTools(penalty=buttons, reverses="an ace")
+        tools = kit_tools(state, nxt, names) or TableTools()
+        tools.penalty = buttons
+        return tools
 
     def hand_tag(self, hand: HandOutcome) -> str:
         return str(hand.extras.get("dirt_rank", ""))

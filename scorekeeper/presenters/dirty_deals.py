@@ -16,6 +16,7 @@ from scorekeeper.presenters.base import (
     Gap,
     Presenter,
     TableTools,
+    kit_tools,
     plural,
 )
 
@@ -51,12 +52,9 @@ class DirtyDealsPresenter(Presenter):
     ) -> TableTools:
         # Whoever was dealt the nine of clubs leads to the first trick; a trick is
         # trumped by the jack of the led suit's colour.
-        return TableTools(
-            timer="negotiation timer",
-            lead_card="9♣",
-            players=[(p, names.get(p, "?")) for p in state.config.players],
-            display_facts=[Fact("Trumps", "the jack of the led suit's colour (the bower)")],
-        )
+        tools = kit_tools(state, nxt, names) or TableTools()
+        tools.display_facts = [Fact("Trumps", "the jack of the led suit's colour (the bower)")]
+        return tools
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]

@@ -8,7 +8,7 @@ from typing import Any
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.state import StandingRow
-from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, plural
+from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, kit_tools, plural
 
 
 class ScrewPresenter(Presenter):
@@ -18,6 +18,7 @@ class ScrewPresenter(Presenter):
     total_label = "Wins"
     chart_title = "Hand wins"
     unit = "wins"
+    shares_table_tools = True
 
     def goal(self, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)
@@ -42,8 +43,12 @@ class ScrewPresenter(Presenter):
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> TableTools:
         # The dealer's red aces are live when their dealt portion came out within two
-        # cards, over or short.
-        return TableTools(red_aces_within=2)
+        # cards, over or short; jacks reverse the direction (``games.table_tools``).
+        tools = kit_tools(state, nxt, names) or TableTools()
+        tools.red_aces_within = 2
+        if state.config.options.get("queen_two_spades") == "yes":
+            tools.display_facts.append(Fact("Q♠ with 2♠", "laid together: pick up seven"))
+        return tools
 
     def cell_points(self, points: int, out: bool) -> str:
         return "✓" if out else ""

@@ -16,6 +16,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import GameState, get_ruleset
+from games.table_tools import actions_of
 from scorekeeper.models import Game, TableState
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import TableTools
@@ -115,9 +116,12 @@ def hand_in_play(state: GameState) -> int:
 
 def game_table(game: Game, state: GameState, names: dict[int, str]) -> dict[str, Any]:
     """:func:`table_answer` for the game at ``state`` (its current one), with the
-    leader's name and whether the game is over."""
-    seconds = get_ruleset(game.ruleset).table_timer_seconds(state.config.options)
+    leader's name, whether the game is over and the actions the game takes (the tools
+    its document calls for: ``games.table_tools``)."""
+    rules = get_ruleset(game.ruleset)
+    seconds = rules.table_timer_seconds(state.config.options)
     data = table_answer(game, hand_in_play(state), seconds)
     data["leader_name"] = names.get(data["leader"]) if data["leader"] else None
     data["finished"] = state.finished
+    data["actions"] = actions_of(rules, state.config.options)
     return data

@@ -1,6 +1,9 @@
-"""The table's shared tools (issue 18): the negotiation timer, the draw penalty, the
-direction of play and who leads, changed from any phone that may enter hands and shown
-on every phone of the table (``TableState``; the events server tells them).
+"""The table's shared tools (issues 18 and 27): the negotiation timer, the draw penalty,
+the direction of play and who leads, changed from any phone that may change the game
+(``GameAccess.may_change``: a finished game's only by those who may reopen it) and shown
+on every phone of the table (``TableState``; the events server tells them). A game has
+the tools its document calls for (``games.table_tools``): any other is refused, naming
+``action``.
 
 The timer is kept as (duration, started at, remaining when paused): each phone counts
 down from the server's clock, so all of them show the same time. The penalty, the
@@ -18,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import RuleError
+from games.table_tools import refusal
 from scorekeeper.live import notify as live
 from scorekeeper.models import Game, Guest, TableState
 from scorekeeper.selectors.table import fresh_for_hand, remaining
@@ -75,14 +79,16 @@ def table_act(
     *, game: Game, user: User | None, guest: Guest | None, act: TableAction, hand: int
 ) -> TableState:
     """Apply ``act`` to the game's shared tools (``hand``: the hand in play), under the
-    game's lock and a fresh access check (``may_record``)."""
+    game's lock and a fresh access check (``may_change``): ``RuleError`` naming
+    ``action`` for a tool the game does not have."""
     with transaction.atomic():
-        at = lock_game(game, user, guest, may="record")
+        at = lock_game(game, user, guest, may="change")
+        refused = refusal(at.rules, act.action, at.config.options)
+        if refused is not None:
+            raise RuleError(refused, "action")
         table, _ = TableState.objects.get_or_create(game=at.game)
         fresh_for_hand(table, hand)
         seconds = at.rules.table_timer_seconds(at.config.options)
-        if act.action.startswith("timer") and seconds is None:
-            raise RuleError("action: this game has no timer", "action")
         now = timezone.now()
         if act.action == "timer-start":
             if table.timer_started_at is not None and remaining(table, now) <= 0:

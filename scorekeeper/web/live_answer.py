@@ -29,6 +29,8 @@ TIMEOUT = 300
 class LiveRequest(HttpRequest):
     #: The viewer's access, read once: the ETag and the answer both need it.
     live_access: GameAccess | None
+    #: The game's tools revision, read once likewise: (game id, revision).
+    live_tools: tuple[int, int]
 
 
 def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
@@ -42,13 +44,23 @@ def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
     return request.live_access
 
 
+def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
+    """The game's tools revision, read once per request (the ETag and the answer's key
+    both need it, and every game's tools are shared)."""
+    kept = getattr(request, "live_tools", None)
+    if kept is None or kept[0] != access.game.pk:
+        kept = (access.game.pk, tools_revision(access.game))
+        request.live_tools = kept  # type: ignore[attr-defined]
+    return kept[1]
+
+
 def answer_key(request: HttpRequest, access: GameAccess) -> str:
     """What the answer depends on: the game's version, the revision of its table tools
     (their state rides along, out of band), what the viewer may do, the rows asked for,
     and the host (the public result's link is absolute)."""
     parts = [
         version_key(access.game),
-        tools_revision(access.game) if shares_tools(access.game.ruleset) else "",
+        _tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
         int(access.may_change),
         int(access.may_manage),
         int(access.may_record),

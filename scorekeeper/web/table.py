@@ -48,9 +48,9 @@ def state_of(game: Game) -> tuple[GameState, dict[int, str]]:
     return rows.state, rows.names
 
 
-def etag_of(game: Game, revision: int, may_record: bool) -> str:
+def etag_of(game: Game, revision: int, may_change: bool) -> str:
     """The ``ETag`` of the tools' state for a viewer (see ``selectors.table.tools_tag``)."""
-    tag = tools_tag(game, revision, may_record)
+    tag = tools_tag(game, revision, may_change)
     return f'W/"{hashlib.blake2b(tag.encode(), digest_size=12).hexdigest()}"'
 
 
@@ -65,9 +65,9 @@ def answer(
     data = game_table(access.game, state, names)
     tools = tools_for(state, names)
     data["tools"] = asdict(tools) if tools is not None else None
-    data["may_change"] = access.may_record and not state.finished
+    data["may_change"] = access.may_change and not state.finished
     data["version"] = access.game.version
-    data["etag"] = etag_of(access.game, data["revision"], access.may_record)
+    data["etag"] = etag_of(access.game, data["revision"], access.may_change)
     return data
 
 
@@ -102,7 +102,7 @@ def tools_etag(request: LiveRequest, pk: int) -> str | None:
     found = poll_access(request, pk)
     if found is None:
         return None
-    return etag_of(found.game, tools_revision(found.game), found.may_record)
+    return etag_of(found.game, tools_revision(found.game), found.may_change)
 
 
 @game_page(rows=False)
@@ -121,8 +121,9 @@ def table_read(request: LiveRequest, pk: int) -> HttpResponse:
 @game_page(rows=False)
 def table_change(request: HttpRequest, access: GameAccess) -> HttpResponse:
     """POST ``action`` (``amount`` for ``penalty-add``, ``player`` for ``leader``): only
-    a phone that may enter hands. The answer is the new state, as a GET gives it."""
-    if not access.may_record:
+    a phone that may change the game (``GameAccess.may_change``: a finished game's only
+    for those who may reopen it). The answer is the new state, as a GET gives it."""
+    if not access.may_change:
         return JsonResponse(
             {"detail": "Only the phones that keep score may use the table's tools."},
             status=403,

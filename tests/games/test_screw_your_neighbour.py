@@ -40,6 +40,7 @@ def test_target_option_is_checked() -> None:
         "target_wins": 5,
         "joker_switch": "no",
         "two_joker_pickup": 4,
+        "queen_two_spades": "no",
     }
     with pytest.raises(RuleError) as err:
         GAME.configure(players=PLAYERS, options={"target_wins": 21})
@@ -191,10 +192,10 @@ def test_totals_are_the_sum_of_hand_points(n: int, picks: list[int], target: int
 @pytest.mark.parametrize(
     ("options", "effective"),
     [
-        ({}, {"joker_switch": "no", "two_joker_pickup": 4}),
+        ({}, {"joker_switch": "no", "two_joker_pickup": 4, "queen_two_spades": "no"}),
         (
-            {"joker_switch": "yes", "two_joker_pickup": "6"},
-            {"joker_switch": "yes", "two_joker_pickup": 6},
+            {"joker_switch": "yes", "two_joker_pickup": "6", "queen_two_spades": "yes"},
+            {"joker_switch": "yes", "two_joker_pickup": 6, "queen_two_spades": "yes"},
         ),
     ],
 )
@@ -207,7 +208,9 @@ def test_readings_of_the_original_are_options(
     assert GAME.play(config, [{"winner": 2}]).scores[2] == 1
 
 
-@pytest.mark.parametrize("options", [{"joker_switch": "maybe"}, {"two_joker_pickup": 5}])
+@pytest.mark.parametrize(
+    "options", [{"joker_switch": "maybe"}, {"two_joker_pickup": 5}, {"queen_two_spades": "2"}]
+)
 def test_a_reading_outside_its_choices_is_refused(options: dict[str, object]) -> None:
     with pytest.raises(RuleError) as err:
         GAME.configure(players=PLAYERS, options=options)

@@ -179,7 +179,12 @@ def test_partner_dirt(api: APIClient, four: list[Player]) -> None:
 def test_screw_your_neighbour_to_three_wins(api: APIClient, four: list[Player]) -> None:
     a, b, c = four[:3]
     game = start(api, "screw-your-neighbour", [a, b, c])
-    assert game["options"] == {"target_wins": 3, "joker_switch": "no", "two_joker_pickup": 4}
+    assert game["options"] == {
+        "target_wins": 3,
+        "joker_switch": "no",
+        "two_joker_pickup": 4,
+        "queen_two_spades": "no",
+    }
     for number, winner in enumerate((a, b, a, c), start=1):
         hand = record(api, game, {"winner": winner.pk})
         assert hand["number"] == number

@@ -91,6 +91,7 @@ def test_the_readings_are_set_when_creating(api: APIClient, four: list[Player]) 
         "target_wins": 3,
         "joker_switch": "yes",
         "two_joker_pickup": 6,
+        "queen_two_spades": "no",
     }
     bad = create(api, "dirt", four, options={"stuck_draw": "never"})
     assert bad.status_code == 400

@@ -346,7 +346,7 @@ def test_the_etag_differs_for_a_phone_that_may_not_change_the_tools_and_after_a_
     assert after.json()["hand"] == 2
 
 
-def test_the_sheet_brings_the_tools_state_and_screw_has_none_to_share() -> None:
+def test_the_sheet_brings_the_tools_state_and_screw_shares_its_direction() -> None:
     game, _, client, _ = _dirt()
     _act(client, game, action="direction-flip")
     page = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
@@ -367,7 +367,9 @@ def test_the_sheet_brings_the_tools_state_and_screw_has_none_to_share() -> None:
     screw = make_game(owner, "screw-your-neighbour", seated)
     html = client.get(reverse("game_sheet", args=[screw.pk])).content.decode()
     assert "data-red-aces-count" in html
-    assert "table-tools-state" not in html
+    # Jacks reverse Screw's play: its direction is shared like Dirt's (issue 27).
+    assert _state_in(html)["clockwise"] is True
+    assert "Reverse direction (a jack played)" in html
 
 
 def test_the_live_answer_brings_the_tools_out_of_band_at_their_revision() -> None:

@@ -66,10 +66,12 @@ def test_two_phones_of_a_kind_get_the_same_answer_and_save_from_it(
         second = phones[1].get(url, **HTMX)
     assert first.status_code == second.status_code == 200
     # The second phone's answer came from the first's render: the access check (the
-    # session, the account, the game's row, the member's league) and the kept answer
-    # from the cache every process shares, no hand or seat.
+    # session, the account, the game's row, the member's league), the revision of the
+    # table's shared tools (Screw's direction, issue 27) and the kept answer from the
+    # cache every process shares, no hand or seat.
     read = [q["sql"] for q in second_queries.captured_queries]
-    assert len(read) <= 5, read
+    assert len(read) <= 6, read
+    assert sum("scorekeeper_tablestate" in sql for sql in read) == 1, read
     assert sum("scorekeeper_version_cache" in sql for sql in read) == 1, read
     assert not [sql for sql in read if "scorekeeper_hand" in sql or "scorekeeper_seat" in sql]
     assert first.content == second.content
@@ -134,7 +136,7 @@ def test_a_phone_that_is_current_gets_304() -> None:
     assert again.status_code == 304
     assert again["ETag"] == answer["ETag"]
     assert again["Cache-Control"] == "private, no-cache"
-    assert len(queries) <= 3  # the session, the account, the game's row
+    assert len(queries) <= 4  # the session, the account, the game's row, the tools' revision
     hand_record(game=Game.objects.get(pk=game.pk), user=ana, hand_input={"winner": seats[0]})
     changed = phone.get(url, HTTP_IF_NONE_MATCH=answer["ETag"], **HTMX)
     assert changed.status_code == 200
@@ -172,14 +174,20 @@ def test_the_first_phone_to_ask_after_a_hand_saved_on_the_sheet_reads_only_the_g
     assert "csrfmiddlewaretoken" not in answer.content.decode()
     games = [q["sql"] for q in queries.captured_queries if "scorekeeper_game" in q["sql"]]
     assert len(games) == 1, games
-    # Besides the session, the account and the game row: the cache every process
-    # shares (the answer not yet kept, the rows the saver's write kept, the answer kept).
+    # Besides the session, the account, the game row and the table's shared tools
+    # (Screw's direction, issue 27: their revision for the answer's key, their state
+    # for the answer): the cache every process shares (the answer not yet kept, the
+    # rows the saver's write kept, the answer kept).
     read = [
         q["sql"]
         for q in queries.captured_queries
-        if "version_cache" not in q["sql"] and "SAVEPOINT" not in q["sql"]
+        if "version_cache" not in q["sql"]
+        and "SAVEPOINT" not in q["sql"]
+        and "scorekeeper_tablestate" not in q["sql"]
     ]
     assert len(read) <= 3, read
+    tools = [q["sql"] for q in queries.captured_queries if "scorekeeper_tablestate" in q["sql"]]
+    assert len(tools) <= 2, tools
 
 
 @pytest.mark.django_db
