@@ -92,8 +92,8 @@ def tools_for(state: GameState, names: dict[int, str]) -> TableTools | None:
 
 
 def shares_tools(ruleset: str) -> bool:
-    """Whether the game's tools hold anything every phone shares (Dirt, Dirty Deals;
-    Screw's red-aces check is the phone's own: nothing to read or send)."""
+    """Whether the game's tools hold anything every phone shares (the presenter says:
+    a direction, a draw penalty, a leader or a timer)."""
     return presenter_for(ruleset).shares_table_tools
 
 
