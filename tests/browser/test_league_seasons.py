@@ -87,8 +87,20 @@ def test_league_seasons_on_a_phone(signed_in_page: Any, live_server: Any, browse
     _fits(page)
     assert errors == []
 
-    # Without JavaScript the switcher is plain links.
+    # In the dark theme, the page with seasons is as readable.
     cookies = page.context.cookies()
+    dark = browser.new_context(viewport=SMALL, is_mobile=True, has_touch=True)
+    try:
+        dark.add_cookies([*cookies, {"name": "theme", "value": "dark", "url": live_server.url}])
+        night = dark.new_page()
+        night.goto(url)
+        night.wait_for_load_state("networkidle")
+        assert night.evaluate("document.documentElement.dataset.theme") == "dark"
+        _fits(night)
+    finally:
+        close_context(dark)
+
+    # Without JavaScript the switcher is plain links.
     quiet = browser.new_context(viewport=SMALL, java_script_enabled=False)
     try:
         quiet.add_cookies(cookies)

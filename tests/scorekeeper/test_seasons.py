@@ -72,9 +72,7 @@ def _alone(user: User, players: list[Player], games: list[Played], name: str) ->
     return alone
 
 
-def test_each_season_is_its_games_alone(
-    user: User, two_seasons: League, six: list[Player]
-) -> None:
+def test_each_season_is_its_games_alone(user: User, two_seasons: League, six: list[Player]) -> None:
     autumn, winter = sorted(league_seasons(two_seasons), key=lambda s: s.start)
     assert (autumn.end, winter.end) == (days_ago(21), None)
     for season, games in ((autumn, _first(six)), (winter, _second(six))):
@@ -106,10 +104,14 @@ def test_a_closed_seasons_table_is_kept_as_it_was(
     Player.objects.filter(pk=kept[0]["player"]).update(name="Renamed")
     autumn.refresh_from_db()
     assert season_standings(autumn) == kept
-    assert champion(autumn) is not None and champion(autumn)["name"] == kept[0]["name"]
+    kept_champion = champion(autumn)
+    assert kept_champion is not None
+    assert kept_champion["name"] == kept[0]["name"]
 
 
-def test_head_to_head_per_season_adds_up_to_all_time(two_seasons: League, six: list[Player]) -> None:
+def test_head_to_head_per_season_adds_up_to_all_time(
+    two_seasons: League, six: list[Player]
+) -> None:
     a, b = six[0], six[1]
     total = head_to_head(two_seasons, a, b)
     parts = []
@@ -246,7 +248,9 @@ def test_api_owner_starts_a_season(api: APIClient, two_seasons: League) -> None:
     )  # fmt: skip
     assert response.status_code == 201
     body = response.json()
-    assert (body["name"], body["start"], body["current"]) == ("Spring", days_ago(2).isoformat(), True)
+    assert (body["name"], body["start"], body["current"]) == (
+        "Spring", days_ago(2).isoformat(), True,
+    )  # fmt: skip
     winter = Season.objects.get(name="Winter")
     assert winter.end == days_ago(3)
     assert winter.final_table is not None
@@ -308,7 +312,7 @@ def test_the_league_page_shows_the_current_season_and_the_champions(
 ) -> None:
     autumn = Season.objects.get(name="Autumn")
     page = client_in.get(f"/leagues/{two_seasons.pk}/").content.decode()
-    assert "Standings <span class=\"lg-season-name\">· Winter</span>" in page
+    assert 'Standings <span class="lg-season-name">· Winter</span>' in page
     winter_leader = season_standings(Season.objects.get(name="Winter"))[0]["name"]
     assert page.index(winter_leader) < page.index('id="members"')
     assert f'href="?season={autumn.pk}#standings"' in page
@@ -319,7 +323,7 @@ def test_the_league_page_shows_the_current_season_and_the_champions(
     assert "Start a new season" in page
     closed = client_in.get(f"/leagues/{two_seasons.pk}/?season={autumn.pk}").content.decode()
     assert "kept as it stood when the season closed" in closed
-    assert "Standings <span class=\"lg-season-name\">· Autumn</span>" in closed
+    assert 'Standings <span class="lg-season-name">· Autumn</span>' in closed
     every = client_in.get(f"/leagues/{two_seasons.pk}/?season=all").content.decode()
     assert "· All time</span>" in every
 
@@ -422,9 +426,11 @@ def test_seasons_survive_export_and_import_into_an_empty_install(two_seasons: Le
     }
     autumn = Season.objects.get(league=imported, name="Autumn")
     assert champion(autumn) is not None
-    assert Player.objects.get(pk=champion(autumn)["player"]).memberships.filter(
-        league=imported
-    ).exists()
+    assert (
+        Player.objects.get(pk=champion(autumn)["player"])
+        .memberships.filter(league=imported)
+        .exists()
+    )
 
 
 def test_an_export_without_seasons_imports_as_one(
