@@ -21,7 +21,7 @@ from games import RULESETS, RuleError
 from scorekeeper.models import ALL_GAMES, League, Player, Season
 from scorekeeper.ratings.model import GameRow, Line, conservative_rating, rate
 from scorekeeper.ratings.replay import finished_games
-from scorekeeper.selectors.leagues import _standing_row, ruleset_name, ruleset_scope
+from scorekeeper.selectors.leagues import _standing_row, ruleset_scope
 
 #: ``?season=`` for the standings over every game the league has played.
 ALL_TIME = "all"
@@ -171,27 +171,33 @@ def season_standings(
     return rows[:limit] if limit is not None else rows
 
 
-def season_scopes(season: Season, all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The tabs of a season's standings, as
+def season_view(
+    season: Season, ruleset: str | None = None, *, limit: int | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What the league page shows of a season: the tabs of its standings (as
     :func:`scorekeeper.selectors.leagues.league_scopes` gives a league's: all games, then
-    each game with a standing in the season. ``all_games``: the season's all-games rows
-    (read already)."""
+    each game with a standing in the season, with its number of players) and the rows of
+    one scope (``limit``: the first ones). A closed season's from its kept table (no
+    query), the current one's from its games (two queries)."""
+    scope = ruleset_scope(ruleset)
     if season.final_table is not None:
-        counts = {scope: len(rows) for scope, rows in season.final_table.items()}
+        counts = {key: len(rows) for key, rows in season.final_table.items()}
+        rows = list(season.final_table.get(scope, []))
     else:
-        counts = {ALL_GAMES: len(all_games)}
-        if all_games:
-            per_game: dict[str, set[int]] = {}
-            for game in _games(season.league_id, ALL_GAMES, season_span(season)):
-                per_game.setdefault(game.ruleset, set()).update(e.player for e in game.entries)
-            counts |= {slug: len(players) for slug, players in per_game.items()}
+        games = _games(season.league_id, ALL_GAMES, season_span(season))
+        rows = _rows(games, scope, _names(games))
+        players: dict[str, set[int]] = {}
+        for game in games:
+            for key in (ALL_GAMES, game.ruleset):
+                players.setdefault(key, set()).update(e.player for e in game.entries)
+        counts = {key: len(ids) for key, ids in players.items()}
     tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
     tabs += [
         {"slug": slug, "name": r.name, "players": counts[slug]}
         for slug, r in RULESETS.items()
         if slug in counts
     ]
-    return tabs
+    return tabs, rows[:limit] if limit is not None else rows
 
 
 def champion(season: Season) -> dict[str, Any] | None:
@@ -203,10 +209,6 @@ def champion(season: Season) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def season_name(season: Season | None) -> str:
-    return season.name if season is not None else "All time"
-
-
 __all__ = [
     "ALL_TIME",
     "Span",
@@ -215,12 +217,10 @@ __all__ = [
     "day_start",
     "final_table",
     "league_seasons",
-    "ruleset_name",
-    "season_name",
     "season_param",
-    "season_scopes",
     "season_span",
     "season_standings",
+    "season_view",
     "span_standings",
     "today",
 ]

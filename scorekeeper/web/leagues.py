@@ -33,7 +33,7 @@ from scorekeeper.selectors.games import (
     players_usable_by,
 )
 from scorekeeper.selectors.league_counts import league_game_count
-from scorekeeper.selectors.league_seasons import season_scopes, season_standings
+from scorekeeper.selectors.league_seasons import season_view
 from scorekeeper.selectors.leagues import (
     Member,
     game_ranking,
@@ -236,9 +236,7 @@ def _standings_context(
         tabs = league_scopes(league)
         standings = standings_for_league(league, scope, limit=limit)
     else:
-        whole = season_standings(season, ALL_GAMES)
-        tabs = season_scopes(season, whole)
-        standings = whole[:limit] if scope == ALL_GAMES else season_standings(season, scope)[:limit]
+        tabs, standings = season_view(season, scope, limit=limit)
     for tab in tabs:
         tab["query"] = _query(request.GET, standings=tab["slug"])
         tab["current"] = tab["slug"] == scope

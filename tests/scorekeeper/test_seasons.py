@@ -486,3 +486,50 @@ def test_a_file_with_bad_seasons_is_refused_and_nothing_is_written(
     assert caught.value.field == "seasons"
     assert message in caught.value.message
     assert League.objects.count() == leagues
+
+
+# -- reads do not grow with the data --------------------------------------------------
+
+
+def _queries(client: Client, url: str, **headers: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers=headers)
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/leagues/{league}/",
+        "/leagues/{league}/?season={autumn}&standings=dirt",
+        "/leagues/{league}/?season=all",
+        "/leagues/{league}/head-to-head/?a={a}&b={b}&season={autumn}",
+    ],
+)
+def test_pages_with_seasons_take_the_same_queries_however_many_games(
+    client_in: Client, user: User, two_seasons: League, six: list[Player], url: str
+) -> None:
+    autumn = Season.objects.get(name="Autumn")
+    url = url.format(league=two_seasons.pk, autumn=autumn.pk, a=six[0].pk, b=six[1].pk)
+    small = _queries(client_in, url)
+    partial = _queries(client_in, url, HX_Request="true", HX_Target="standings")
+    play(user, two_seasons, schedule(six, [days_ago(n) for n in (9, 7, 4, 3)], seed=5))
+    assert _queries(client_in, url) == small
+    assert _queries(client_in, url, HX_Request="true", HX_Target="standings") == partial
+
+
+def test_api_standings_of_a_season_take_few_queries(
+    api: APIClient, two_seasons: League, django_assert_num_queries: Any
+) -> None:
+    autumn = Season.objects.get(name="Autumn")
+    winter = Season.objects.get(name="Winter")
+    with django_assert_num_queries(2):  # the league, its seasons: the kept table
+        assert api.get(url(two_seasons, f"standings/?season={autumn.pk}")).status_code == 200
+    with django_assert_num_queries(4):  # …then the season's games and their players' names
+        assert api.get(url(two_seasons, f"standings/?season={winter.pk}")).status_code == 200
+    with django_assert_num_queries(2):  # the league, its seasons
+        assert api.get(url(two_seasons, "seasons/")).status_code == 200
