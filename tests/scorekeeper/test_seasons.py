@@ -533,3 +533,26 @@ def test_api_standings_of_a_season_take_few_queries(
         assert api.get(url(two_seasons, f"standings/?season={winter.pk}")).status_code == 200
     with django_assert_num_queries(2):  # the league, its seasons
         assert api.get(url(two_seasons, "seasons/")).status_code == 200
+
+
+def test_a_kept_champion_merged_away_still_exports_and_imports(
+    user: User, two_seasons: League
+) -> None:
+    from scorekeeper.services.backup import league_export_json, league_import_json
+    from scorekeeper.services.player_admin import player_merge
+
+    autumn = Season.objects.get(name="Autumn")
+    champ = champion(autumn)
+    assert champ is not None
+    # A new name with no game at all, then the champion merged into it.
+    into = Player.objects.create(name="Renamed", created_by=user)
+    Membership.objects.create(league=two_seasons, player=into)
+    player_merge(user=user, source=champ["player"], into=into.pk)
+    data = league_export_json(two_seasons)
+    kept = data["seasons"][0]["final_table"][""][0]
+    assert (kept["player"], kept["name"]) == (into.pk, champ["name"])
+    imported = league_import_json(json.loads(json.dumps(data)), owner=user)
+    new = champion(Season.objects.get(league=imported, name="Autumn"))
+    assert new is not None
+    assert new["name"] == champ["name"]
+    assert Player.objects.get(pk=new["player"]).name == "Renamed"

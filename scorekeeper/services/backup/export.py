@@ -143,7 +143,7 @@ def _export_head(league: League) -> dict[str, Any]:
         "members": [
             {"player": m["player_id"], "joined_at": _when(m["joined_at"])} for m in members
         ],
-        "seasons": export_seasons(league),
+        "seasons": export_seasons(league, {p["id"] for p in players}),
     }
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import RULESETS, RuleError
-from scorekeeper.models import ALL_GAMES, League, Season
+from scorekeeper.models import ALL_GAMES, League, PlayerMerge, Season
 from scorekeeper.services.backup.schema import parse_day, parse_timestamp
 
 #: The name of the one season an export without seasons imports as.
@@ -39,18 +39,43 @@ def _fail(where: str, message: str) -> RuleError:
     return RuleError(f"{where}: {message}", "seasons")
 
 
-def export_seasons(league: League) -> list[dict[str, Any]]:
-    """The league's seasons as a file holds them, the earliest first. One query."""
+def export_seasons(league: League, players: set[int]) -> list[dict[str, Any]]:
+    """The league's seasons as a file holds them, the earliest first (``players``: the
+    ids of the players the file holds). A kept table's player merged into another since
+    is written as the one they were merged into (their row keeps the name it had), so the
+    file names only its own players. One query, and one more if any was merged."""
+    seasons = list(Season.objects.filter(league=league).order_by("start", "id"))
+    kept = {
+        row["player"] for s in seasons for rows in (s.final_table or {}).values() for row in rows
+    }
+    into = _merged_into(kept - players)
     return [
         {
             "name": s.name,
             "start": s.start.isoformat(),
             "end": s.end.isoformat() if s.end is not None else None,
             "created_at": s.created_at.astimezone(UTC).isoformat(),
-            "final_table": s.final_table,
+            "final_table": _remapped(s.final_table, into, keep_unknown=True),
         }
-        for s in Season.objects.filter(league=league).order_by("start", "id")
+        for s in seasons
     ]
+
+
+def _merged_into(gone: set[int]) -> dict[int, int]:
+    """Where each of the ``gone`` players' ids leads now, following merges."""
+    if not gone:
+        return {}
+    steps = dict(
+        PlayerMerge.objects.order_by("merged_at", "id").values_list("from_player_id", "into_id")
+    )
+    found: dict[int, int] = {}
+    for pid in gone:
+        now, seen = pid, {pid}
+        while now in steps and steps[now] not in seen:
+            now = steps[now]
+            seen.add(now)
+        found[pid] = now
+    return found
 
 
 def check_seasons(raw: Sequence[Mapping[str, Any]], known: set[int]) -> list[SeasonIn]:
@@ -103,12 +128,25 @@ def check_seasons(raw: Sequence[Mapping[str, Any]], known: set[int]) -> list[Sea
 
 
 def _remapped(
-    table: dict[str, list[dict[str, Any]]] | None, ids: Mapping[int, int]
+    table: dict[str, list[dict[str, Any]]] | None,
+    ids: Mapping[int, int],
+    *,
+    keep_unknown: bool = False,
 ) -> dict[str, list[dict[str, Any]]] | None:
+    """A kept table with its players' ids translated through ``ids`` (with
+    ``keep_unknown``, an id not in ``ids`` stays as it is)."""
     if table is None:
         return None
     return {
-        scope: [{**row, "player": ids[row["player"]]} for row in rows]
+        scope: [
+            {
+                **row,
+                "player": ids.get(row["player"], row["player"])
+                if keep_unknown
+                else ids[row["player"]],
+            }
+            for row in rows
+        ]
         for scope, rows in table.items()
     }
 
