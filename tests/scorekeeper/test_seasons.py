@@ -4,6 +4,7 @@ backups carry them."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import timedelta
 from typing import Any
@@ -11,8 +12,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games import RuleError
@@ -556,3 +560,42 @@ def test_a_kept_champion_merged_away_still_exports_and_imports(
     assert new is not None
     assert new["name"] == champ["name"]
     assert Player.objects.get(pk=new["player"]).name == "Renamed"
+
+
+# -- an invariant: seasons split the games, nothing lost or counted twice --------------
+
+
+@pytest.fixture
+def played(user: User, league: League, six: list[Player]) -> League:
+    play(user, league, _first(six) + _second(six))
+    return league
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(starts=st.lists(st.integers(0, 32), min_size=1, max_size=4, unique=True))
+def test_seasons_split_the_games_whatever_their_days(
+    user: User, played: League, starts: list[int]
+) -> None:
+    every = {r["player"]: (r["games"], r["wins"]) for r in standings_for_league(played)}
+    with transaction.atomic():
+        for n, back in enumerate(sorted(starts, reverse=True)):
+            season_start(league=played, user=user, name=f"S{n}", start=days_ago(back))
+        seasons = league_seasons(played)
+        summed: dict[int, tuple[int, int]] = {}
+        for season in seasons:
+            rows = season_standings(season)
+            assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+            for r in rows:
+                games, wins = summed.get(r["player"], (0, 0))
+                summed[r["player"]] = (games + r["games"], wins + r["wins"])
+        assert summed == every
+        # Each day after the first season's first belongs to exactly one season.
+        ordered = sorted(seasons, key=lambda s: s.start)
+        for before, after in itertools.pairwise(ordered):
+            assert before.end == after.start - timedelta(days=1)
+        transaction.set_rollback(True)
