@@ -230,15 +230,10 @@ LEAGUE_SCHEMA: dict[str, Any] = {
         },
     },
     "definitions": {
-        "day": _x(
-            {"type": "string", "maxLength": 10, "format": "day"},
+        "day": _x(  # null only for an end (seasons.py refuses a null start)
+            {"type": ["string", "null"], "maxLength": 10, "format": "day"},
             format="must be a day written YYYY-MM-DD",
             type="must be a day written YYYY-MM-DD",
-        ),
-        "day_or_null": _x(
-            {"type": ["string", "null"], "maxLength": 10, "format": "day"},
-            format="must be a day written YYYY-MM-DD, or null",
-            type="must be a day written YYYY-MM-DD, or null",
         ),
         "season": {
             "type": "object",
@@ -247,7 +242,7 @@ LEAGUE_SCHEMA: dict[str, Any] = {
             "properties": {
                 "name": {"$ref": "#/definitions/league_name"},
                 "start": {"$ref": "#/definitions/day"},
-                "end": {"$ref": "#/definitions/day_or_null"},
+                "end": {"$ref": "#/definitions/day"},
                 "created_at": {"$ref": "#/definitions/timestamp"},
                 # A closed season's table as it was kept: {scope: rows}, "" all games.
                 "final_table": {

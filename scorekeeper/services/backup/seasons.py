@@ -87,6 +87,8 @@ def check_seasons(raw: Sequence[Mapping[str, Any]], known: set[int]) -> list[Sea
     names: set[str] = set()
     for index, entry in enumerate(raw):
         where = f"seasons[{index}]"
+        if entry["start"] is None:
+            raise _fail(where, "start: must be a day written YYYY-MM-DD (got null)")
         start = parse_day(entry["start"])
         end = parse_day(entry["end"]) if entry.get("end") is not None else None
         name = " ".join(entry["name"].split())
