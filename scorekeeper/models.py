@@ -131,7 +131,7 @@ class Season(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["league", "start"]
+        ordering = ["start", "id"]
         constraints = [
             models.UniqueConstraint(fields=["league", "start"], name="season_unique_start"),
             models.UniqueConstraint(

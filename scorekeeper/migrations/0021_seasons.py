@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='scorekeeper.league')),
             ],
             options={
-                'ordering': ['league', 'start'],
+                'ordering': ['start', 'id'],
                 'constraints': [models.UniqueConstraint(fields=('league', 'start'), name='season_unique_start'), models.UniqueConstraint(condition=models.Q(('end__isnull', True)), fields=('league',), name='season_one_open')],
             },
         ),
