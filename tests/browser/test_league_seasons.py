@@ -1,6 +1,8 @@
 """A league with seasons on a phone (360×740): the current season's standings, the
 switcher (swapped in place with JavaScript, plain links without), past seasons with
-their champions, and the owner's form to start a new one, its messages on bad input."""
+their champions, and the owner's form to start a new one, its messages on bad input.
+
+Set ``SCOREKEEPER_SCREENSHOTS=/some/dir`` to keep screenshots of the page."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from scorekeeper.selectors.league_seasons import champion, season_standings
 from scorekeeper.services.seasons import season_start
 from tests.browser.closing import close_context
 from tests.browser.test_accessibility import SMALL, TARGETS, TOO_WIDE, _axe_violations
+from tests.browser.test_leagues import _shoot
 from tests.scorekeeper.season_factories import days_ago, play, schedule
 
 NAMES = ["Bobby", "Cyril", "Dinah", "Evelyn", "Finn"]
@@ -56,6 +59,7 @@ def test_league_seasons_on_a_phone(signed_in_page: Any, live_server: Any, browse
     assert champ is not None
     assert f"Champion: {champ['name']}" in page.locator("#seasons").inner_text()
     _fits(page)
+    _shoot(page, "league-seasons")
 
     # The switcher swaps the standings in place; the address follows.
     page.locator("#standings .lg-seasons-nav a", has_text="Autumn").click()
@@ -97,6 +101,7 @@ def test_league_seasons_on_a_phone(signed_in_page: Any, live_server: Any, browse
         night.wait_for_load_state("networkidle")
         assert night.evaluate("document.documentElement.dataset.theme") == "dark"
         _fits(night)
+        _shoot(night, "league-seasons-dark")
     finally:
         close_context(dark)
 
