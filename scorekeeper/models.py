@@ -115,6 +115,34 @@ class Membership(models.Model):
         return f"{self.player} in {self.league}"
 
 
+class Season(models.Model):
+    """A named stretch of a league's games, from ``start`` to ``end`` (days in the
+    site's time zone, both included; ``end`` is None while the season is current). A
+    game belongs to the season its start falls in: the games carry no season of their
+    own. Each season's ratings start level; the all-time ones run on. When the next
+    season starts, this one closes and its final table is kept in ``final_table`` as it
+    was then: ``{scope: [standing rows]}`` (``""`` is all games, else a game's slug)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=80)
+    start = models.DateField()
+    end = models.DateField(null=True, blank=True)
+    final_table = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["start", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "start"], name="season_unique_start"),
+            models.UniqueConstraint(
+                fields=["league"], condition=models.Q(end__isnull=True), name="season_one_open"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} of {self.league_id}"
+
+
 class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     FINISHED = "finished", "Finished"

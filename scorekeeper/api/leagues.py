@@ -29,10 +29,17 @@ from rest_framework.views import APIView
 from games import RULESETS, RuleError
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import IdField
+from scorekeeper.api.league_seasons import urlpatterns as season_urls
 from scorekeeper.models import Game, League, Membership, Player
 from scorekeeper.selectors.games import can_change_league, leagues_visible_to, player_visible_to
 from scorekeeper.selectors.league_counts import league_game_count
 from scorekeeper.selectors.league_player import rating_history
+from scorekeeper.selectors.league_seasons import (
+    league_seasons,
+    season_param,
+    season_span,
+    season_standings,
+)
 from scorekeeper.selectors.leagues import (
     Member,
     SeatLine,
@@ -51,6 +58,11 @@ from scorekeeper.selectors.leagues import (
 from scorekeeper.services.players import league_add_member, league_create
 from scorekeeper.validation import parse_id
 
+SEASON_PARAM = OpenApiParameter(
+    "season", OpenApiTypes.STR,
+    description="A season's id (its standings, everyone starting level; a closed season's "
+    "as kept when it closed), or `all`; leave out for every game.",
+)  # fmt: skip
 RULESET_PARAM = OpenApiParameter(
     "ruleset", OpenApiTypes.STR, enum=list(RULESETS),
     description="One game's slug; leave out for all games.",
@@ -342,13 +354,22 @@ class LeagueStandingsApi(APIView):
         "its games), best rating first. While a correction to an earlier game is still being "
         "carried through the later games' ratings (in the background), the response has the "
         "header `X-Ratings-Updating: 1` and the ratings may be a little behind.",
-        parameters=[RULESET_PARAM],
+        parameters=[RULESET_PARAM, SEASON_PARAM],
         responses=StandingOutputSerializer(many=True),
         tags=["leagues"],
     )
     def get(self, request: Request, league_id: int) -> Response:
         league = _league(request, league_id)
-        standings = standings_for_league(league, request.query_params.get("ruleset"))
+        ruleset = request.query_params.get("ruleset")
+        season = None
+        if "season" in request.query_params:
+            season = season_param(
+                league_seasons(league), request.query_params["season"], default_current=False
+            )
+        if season is None:
+            standings = standings_for_league(league, ruleset)
+        else:
+            standings = season_standings(season, ruleset)
         response = Response(StandingOutputSerializer(standings, many=True).data)
         if ratings_updating(league):
             # A correction to an earlier game is still being replayed: a little behind.
@@ -429,6 +450,7 @@ class LeagueHeadToHeadApi(APIView):
         parameters=[
             OpenApiParameter("a", OpenApiTypes.INT, required=True),
             OpenApiParameter("b", OpenApiTypes.INT, required=True),
+            SEASON_PARAM,
         ],
         responses=HeadToHeadOutputSerializer,
         tags=["leagues"],
@@ -449,7 +471,15 @@ class LeagueHeadToHeadApi(APIView):
         for field, pid in (("a", a), ("b", b)):
             if pid not in names:
                 raise RuleError(f"player {pid} is not a member of this league", field)
-        record = head_to_head(league, a, b) | {
+        since = until = None
+        if "season" in request.query_params:
+            season = season_param(
+                league_seasons(league), request.query_params["season"], default_current=False
+            )
+            if season is not None:
+                span = season_span(season)
+                since, until = span.since, span.until
+        record = head_to_head(league, a, b, since=since, until=until) | {
             "a": {"pk": a, "name": names[a]},
             "b": {"pk": b, "name": names[b]},
         }
@@ -499,4 +529,5 @@ urlpatterns = [
         name="api-league-head-to-head",
     ),
     path("players/<int:player_id>/ratings/", PlayerRatingsApi.as_view(), name="api-player-ratings"),
+    *season_urls,
 ]

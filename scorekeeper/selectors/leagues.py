@@ -9,6 +9,7 @@ function runs a fixed number of SQL queries whatever the size of the league.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -181,17 +182,29 @@ def league_scopes(league: League) -> list[dict[str, Any]]:
 # -- head to head ---------------------------------------------------------------------
 
 
-def head_to_head(league: League, a: Player | int, b: Player | int) -> dict[str, Any]:
+def head_to_head(
+    league: League,
+    a: Player | int,
+    b: Player | int,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> dict[str, Any]:
     """How two players fared in the league's finished games they both played:
     ``games``, ``a_ahead``/``b_ahead`` (finished ahead of the other), ``ties`` (shared a
     place as opponents), ``partners`` (same team in partner play), ``a_wins``/``b_wins``
-    (games won, shared wins included), overall and ``by_ruleset``. One query."""
+    (games won, shared wins included), overall and ``by_ruleset``. ``since``/``until``:
+    only the games started from ``since`` and before ``until`` (a season). One query."""
     a_id = a.pk if isinstance(a, Player) else a
     b_id = b.pk if isinstance(b, Player) else b
     partners = Q(pa__team__isnull=False, pa__team=F("pb__team"))
+    games = Game.objects.filter(league=league, status=GameStatus.FINISHED)
+    if since is not None:
+        games = games.filter(created_at__gte=since)
+    if until is not None:
+        games = games.filter(created_at__lt=until)
     rows = (
-        Game.objects.filter(league=league, status=GameStatus.FINISHED)
-        .annotate(
+        games.annotate(
             pa=FilteredRelation("seats", condition=Q(seats__player_id=a_id)),
             pb=FilteredRelation("seats", condition=Q(seats__player_id=b_id)),
         )

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from games import RULESETS, RuleError
-from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
+from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player, Season
 from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.games import (
     can_change_league,
@@ -33,6 +33,7 @@ from scorekeeper.selectors.games import (
     players_usable_by,
 )
 from scorekeeper.selectors.league_counts import league_game_count
+from scorekeeper.selectors.league_seasons import season_view
 from scorekeeper.selectors.leagues import (
     Member,
     game_ranking,
@@ -51,7 +52,16 @@ from scorekeeper.selectors.leagues import (
 )
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.validation import optional_id, page_number
+from scorekeeper.web import league_seasons
 from scorekeeper.web.league_charts import meetings_chart, rating_race_chart
+from scorekeeper.web.league_seasons import (
+    season_choice,
+    season_head_to_head_span,
+    seasons_context,
+    seasons_of,
+    switcher,
+    with_has_seasons,
+)
 
 HISTORY_PAGE = 15
 #: From this many games back, the history reads the league's game count to page from the
@@ -91,7 +101,11 @@ def _scope(value: str | None) -> str:
 
 
 def _league(request: HttpRequest, league_id: int) -> League:
-    league = with_ratings_updating(leagues_visible_to(request.user)).filter(pk=league_id).first()
+    league = (
+        with_has_seasons(with_ratings_updating(leagues_visible_to(request.user)))
+        .filter(pk=league_id)
+        .first()
+    )
     if league is None:
         raise Http404("There is no such league, or it is not one of yours.")
     return league
@@ -209,18 +223,33 @@ def league_list(request: HttpRequest) -> HttpResponse:
 # -- a league -------------------------------------------------------------------------
 
 
-def _standings_context(request: HttpRequest, league: League) -> dict[str, Any]:
+def _standings_context(
+    request: HttpRequest, league: League, seasons: list[Season]
+) -> dict[str, Any]:
+    """The standings section: of the season asked for (``?season=``; the current one by
+    default), or of every game; in one game (``?standings=``) or all."""
     scope = _scope(request.GET.get("standings"))
     everyone = request.GET.get("everyone") == "1"
-    tabs = league_scopes(league)
+    limit = None if everyone else STANDINGS_SHOWN
+    season = season_choice(request, seasons)
+    if season is None:
+        tabs = league_scopes(league)
+        standings = standings_for_league(league, scope, limit=limit)
+    else:
+        tabs, standings = season_view(season, scope, limit=limit)
     for tab in tabs:
         tab["query"] = _query(request.GET, standings=tab["slug"])
         tab["current"] = tab["slug"] == scope
     total = next((t["players"] for t in tabs if t["current"]), 0)
-    standings = standings_for_league(league, scope, limit=None if everyone else STANDINGS_SHOWN)
     return {
         "standings": standings,
-        "race": rating_race_chart(league, scope, standings, ruleset_name(scope)),
+        # The race runs over every game (each season's ratings start level).
+        "race": rating_race_chart(league, scope, standings, ruleset_name(scope))
+        if season is None
+        else None,
+        "season": season,
+        "season_closed": season is not None and season.end is not None,
+        "season_links": switcher(request, seasons, season),
         "standings_scope": scope,
         "standings_name": ruleset_name(scope),
         "standings_tabs": tabs,
@@ -278,7 +307,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         return render(
             request,
             "leagues/detail.html#standings",
-            {"league": league, **_standings_context(request, league)},
+            {"league": league, **_standings_context(request, league, seasons_of(league))},
         )
     members = league_members(league)
     can_change = can_change_league(request.user, league)
@@ -294,6 +323,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             },
         )
     all_members = request.GET.get("members") == "all"
+    seasons = seasons_of(league)
     context: dict[str, Any] = {
         "league": league,
         "members": members,
@@ -307,7 +337,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         )
         if can_change
         else [],
-        **_standings_context(request, league),
+        **_standings_context(request, league, seasons),
+        **seasons_context(request, league, seasons),
         **_history_context(request, league, members),
     }
     return render(request, "leagues/detail.html", context)
@@ -360,8 +391,9 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
             error = "Pick two members of the league."
         elif a.pk == b.pk:
             error = "Pick two different players."
+    season, since, until = season_head_to_head_span(request, league)
     if a is not None and b is not None and not error:
-        record = head_to_head(league, a.pk, b.pk)
+        record = head_to_head(league, a.pk, b.pk, since=since, until=until)
         timeline = meetings_chart(league, a, b, record)
         together = game_rows(
             list(league_games(league, players=[a.pk, b.pk], status="finished")[:10]),
@@ -378,6 +410,8 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
         "timeline": timeline,
         "together": together,
         "error": error,
+        "season": season,
+        "seasons": seasons_of(league),
     }
     return render(request, "leagues/head_to_head.html", context, status=400 if error else 200)
 
@@ -387,4 +421,5 @@ urlpatterns = [
     path("leagues/<int:league_id>/", league_detail, name="league_detail"),
     path("leagues/<int:league_id>/members/", league_member_add, name="league_member_add"),
     path("leagues/<int:league_id>/head-to-head/", league_head_to_head, name="league_head_to_head"),
+    *league_seasons.urlpatterns,
 ]

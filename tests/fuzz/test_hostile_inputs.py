@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scorekeeper.models import Game, League, Player
@@ -215,6 +216,11 @@ def _api_write_requests(table: Table) -> dict[str, tuple[str, str, dict[str, Any
             f"/api/v1/leagues/{table.league.pk}/members/",
             {"player": ids[0]},
         ),
+        "league-seasons": (
+            "post",
+            f"/api/v1/leagues/{table.league.pk}/seasons/",
+            {"name": "Spring", "start": timezone.localdate().isoformat()},
+        ),
         "games": (
             "post",
             "/api/v1/games/",
@@ -240,6 +246,7 @@ API_WRITES = [
     "players",
     "leagues",
     "league-members",
+    "league-seasons",
     "games",
     *(f"hand-{kind}-{r}" for kind in ("new", "edit") for r in HAND_BODIES),
 ]
@@ -496,6 +503,9 @@ def test_league_forms_refuse_hostile_values(page: Client, table: Table, name: st
     wrong |= {
         f"members {k}": v for k, v in _form_refusals(page, members, {"name": "Eve"}, name).items()
     }
+    seasons = f"/leagues/{table.league.pk}/seasons/"
+    season = {"name": "Spring", "start": timezone.localdate().isoformat()}
+    wrong |= {f"seasons {k}": v for k, v in _form_refusals(page, seasons, season, name).items()}
     assert wrong == {}
 
 

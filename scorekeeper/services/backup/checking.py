@@ -19,6 +19,7 @@ from scorekeeper.services.backup.schema import (
     parse_timestamp,
     schema_error,
 )
+from scorekeeper.services.backup.seasons import SeasonIn, check_seasons
 
 #: Keys of a (normalised) hand input that hold a player id, at any depth.
 PLAYER_KEYS = frozenset({"winner", "bower_holder", "player"})
@@ -79,6 +80,8 @@ class LeagueIn:
     players: list[PlayerIn]
     members: list[tuple[int, datetime | None]]
     games: list[GameIn]
+    #: None: the file has no seasons (written before there were any).
+    seasons: list[SeasonIn] | None = None
 
 
 def _fail(field: str, where: str, message: str) -> RuleError:
@@ -328,6 +331,7 @@ def league_import_check(
         games.append(_check_game(index, raw, known))
     if progress is not None:
         progress(len(raw_games), len(raw_games))
+    seasons = check_seasons(doc["seasons"], known) if "seasons" in doc else None
     league = doc["league"]
     return LeagueIn(
         name=_name(league["name"]),
@@ -335,4 +339,5 @@ def league_import_check(
         players=players,
         members=members,
         games=games,
+        seasons=seasons,
     )

@@ -35,6 +35,7 @@ from django.utils.text import slugify
 from scorekeeper.downloads import in_chunks, started
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
 from scorekeeper.services.backup.schema import FORMAT, FORMAT_VERSION
+from scorekeeper.services.backup.seasons import export_seasons
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +143,7 @@ def _export_head(league: League) -> dict[str, Any]:
         "members": [
             {"player": m["player_id"], "joined_at": _when(m["joined_at"])} for m in members
         ],
+        "seasons": export_seasons(league, {p["id"] for p in players}),
     }
 
 

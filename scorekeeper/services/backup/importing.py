@@ -53,6 +53,7 @@ from scorekeeper.services.backup.checking import (
     league_import_check,
     remap_player_ids,
 )
+from scorekeeper.services.backup.seasons import first_day, write_seasons
 
 
 class _Accounts:
@@ -136,6 +137,13 @@ def league_import_checked(
         )
         hands = _write_games(league, checked.games, ids, accounts, now)
         league_stats_rebuild(league)
+        write_seasons(
+            league,
+            checked.seasons,
+            ids,
+            first_day(checked.created_at, [g.created_at for g in checked.games], now),
+            now,
+        )
     return ImportResult(
         league=league,
         players_created=len(ids) - reused,

@@ -20,7 +20,7 @@ import functools
 import json
 import unicodedata
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ MAX_REVISIONS = 20 * MAX_HANDS
 MAX_GAMES = 200_000
 MAX_PLAYERS = 20_000
 MAX_SEATS = 20
+MAX_SEASONS = 1000
 #: Ids in a file only tie its parts together; they fit a 32-bit column.
 MAX_ID = 2**31 - 1
 #: A count in a hand's input (chips, passes, cards left…): 1,000 hands of this many
@@ -93,6 +94,23 @@ def _is_timestamp(value: object) -> bool:
     if isinstance(value, str):
         try:
             parse_timestamp(value)
+        except ValueError:
+            return False
+    return True
+
+
+def parse_day(value: str) -> date:
+    """A calendar day written ``YYYY-MM-DD`` (ASCII digits only); ``ValueError`` when it
+    is not one."""
+    if not value.isascii() or len(value) != 10:
+        raise ValueError(value)
+    return date.fromisoformat(value)
+
+
+def _is_day(value: object) -> bool:
+    if isinstance(value, str):
+        try:
+            parse_day(value)
         except ValueError:
             return False
     return True
@@ -204,8 +222,59 @@ LEAGUE_SCHEMA: dict[str, Any] = {
             },
         },
         "games": {"type": "array", "maxItems": MAX_GAMES, "items": {"$ref": "#/definitions/game"}},
+        # Optional: older exports have no seasons (they import as one season).
+        "seasons": {
+            "type": "array",
+            "maxItems": MAX_SEASONS,
+            "items": {"$ref": "#/definitions/season"},
+        },
     },
     "definitions": {
+        "day": _x(  # null only for an end (seasons.py refuses a null start)
+            {"type": ["string", "null"], "maxLength": 10, "format": "day"},
+            format="must be a day written YYYY-MM-DD",
+            type="must be a day written YYYY-MM-DD",
+        ),
+        "season": {
+            "type": "object",
+            "required": ["name", "start"],
+            "additionalProperties": False,
+            "properties": {
+                "name": {"$ref": "#/definitions/league_name"},
+                "start": {"$ref": "#/definitions/day"},
+                "end": {"$ref": "#/definitions/day"},
+                "created_at": {"$ref": "#/definitions/timestamp"},
+                # A closed season's table as it was kept: {scope: rows}, "" all games.
+                "final_table": {
+                    "type": ["object", "null"],
+                    "maxProperties": 40,
+                    "propertyNames": {"type": "string", "maxLength": 40, "pattern": "^[a-z0-9-]*$"},
+                    "additionalProperties": {
+                        "type": "array",
+                        "maxItems": MAX_PLAYERS,
+                        "items": {"$ref": "#/definitions/standing"},
+                    },
+                },
+            },
+        },
+        "standing": {
+            "type": "object",
+            "required": ["rank", "player", "name", "games", "wins", "rating", "mu", "sigma"],
+            "additionalProperties": False,
+            "properties": {
+                "rank": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+                "player": {"$ref": "#/definitions/id"},
+                "name": {"type": "string", "maxLength": 60, "format": "text"},
+                "games": {"type": "integer", "minimum": 0, "maximum": MAX_GAMES},
+                "wins": {"type": "integer", "minimum": 0, "maximum": MAX_GAMES},
+                "win_rate": {"type": "number", "minimum": 0, "maximum": 1},
+                "avg_place": {"type": ["number", "null"], "minimum": 0, "maximum": MAX_SEATS},
+                "rating": {"type": "number", "minimum": -1000, "maximum": 1000},
+                "mu": {"type": "number", "minimum": -1000, "maximum": 1000},
+                "sigma": {"type": "number", "minimum": 0, "maximum": 1000},
+                "provisional": {"type": "boolean"},
+            },
+        },
         "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
         "id_or_null": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_ID},
         "player_ref": {
@@ -371,7 +440,12 @@ def _compiled() -> Callable[[object], object]:
 
     return fastjsonschema.compile(
         LEAGUE_SCHEMA,
-        formats={"text": _is_text, "name": _is_name, "timestamp": _is_timestamp},
+        formats={
+            "text": _is_text,
+            "name": _is_name,
+            "timestamp": _is_timestamp,
+            "day": _is_day,
+        },
         use_default=False,
     )
 
