@@ -27,11 +27,8 @@ from django.views.decorators.vary import vary_on_headers
 from games import RULESETS, RuleError
 from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player
 from scorekeeper.ratings.model import PROVISIONAL_GAMES
-from scorekeeper.selectors.games import (
-    can_change_league,
-    leagues_visible_to,
-    players_usable_by,
-)
+from scorekeeper.selectors.access import league_access
+from scorekeeper.selectors.games import leagues_visible_to, players_usable_by
 from scorekeeper.selectors.league_counts import league_game_count
 from scorekeeper.selectors.leagues import (
     Member,
@@ -52,6 +49,7 @@ from scorekeeper.selectors.leagues import (
 from scorekeeper.services.players import league_add_member, league_create, player_create
 from scorekeeper.validation import optional_id, page_number
 from scorekeeper.web.league_charts import meetings_chart, rating_race_chart
+from scorekeeper.web.league_members import member_roles_context
 
 HISTORY_PAGE = 15
 #: From this many games back, the history reads the league's game count to page from the
@@ -281,7 +279,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             {"league": league, **_standings_context(request, league)},
         )
     members = league_members(league)
-    can_change = can_change_league(request.user, league)
+    access = league_access(request.user, league)
+    can_change = access.may_record
     if target == "history":
         return render(
             request,
@@ -302,10 +301,11 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         if not all_members and len(members) > MEMBERS_SHOWN
         else None,
         "can_change": can_change,
+        **member_roles_context(access),
         "addable_options": option_runs(
             list(players_addable(request.user, league).values_list("id", "name"))
         )
-        if can_change
+        if access.may_manage
         else [],
         **_standings_context(request, league),
         **_history_context(request, league, members),
@@ -324,7 +324,7 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
         with transaction.atomic():
             player: Player | None
             if name:
-                if not can_change_league(request.user, league):
+                if not league_access(request.user, league).may_manage:
                     raise PermissionDenied
                 player = player_create(name=name, created_by=_user(request))
             elif player_id is not None:
@@ -337,7 +337,7 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
     except RuleError as exc:
         messages.error(request, exc.message[:1].upper() + exc.message[1:])
     except PermissionDenied:
-        messages.error(request, "Only the league's owner and members may add members.")
+        messages.error(request, "Only the league's owner and admins may add members.")
     else:
         messages.success(request, f"{player.name} is in {league.name}.")
     return redirect(reverse("league_detail", args=[league.pk]) + "#members")
