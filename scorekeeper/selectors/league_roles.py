@@ -118,3 +118,15 @@ def league_role_lines(league: League) -> list[RoleLine]:
         for pid, name, role, user_id in rows
     ]
     return sorted(lines, key=lambda line: not line.is_owner)
+
+
+def member_recording_leagues(user: User | AnonymousUser) -> set[int]:
+    """The leagues in which ``user`` is a member who may start games (an admin or a
+    recorder; the leagues they own are theirs anyway). One query."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        Membership.objects.filter(
+            player__user_id=user.pk, role__in=[MemberRole.ADMIN, MemberRole.RECORDER]
+        ).values_list("league_id", flat=True)
+    )
