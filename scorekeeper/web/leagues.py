@@ -321,11 +321,11 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
     player_id = _int(request.POST.get("player"))
     name = request.POST.get("name", "").strip()
     try:
+        if not league_access(request.user, league).may_manage:
+            raise PermissionDenied
         with transaction.atomic():
             player: Player | None
             if name:
-                if not league_access(request.user, league).may_manage:
-                    raise PermissionDenied
                 player = player_create(name=name, created_by=_user(request))
             elif player_id is not None:
                 player = players_usable_by(request.user).filter(pk=player_id).first()
