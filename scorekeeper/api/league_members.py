@@ -31,14 +31,14 @@ class MemberRoleOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="player_id", help_text="The player's id.")
     name = serializers.CharField(source="player.name")
     role = serializers.ChoiceField(
-        choices=MemberRole.choices,
+        choices=MemberRole.values,
         help_text="admin: manages games and members; recorder: starts games and enters "
         "hands; viewer: only looks. The league's owner has every right whatever it says.",
     )
 
 
 class MemberRoleInputSerializer(serializers.Serializer):
-    role = serializers.ChoiceField(choices=MemberRole.choices)
+    role = serializers.ChoiceField(choices=MemberRole.values)
 
 
 class LeaveInputSerializer(serializers.Serializer):

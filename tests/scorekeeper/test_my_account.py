@@ -146,7 +146,7 @@ def test_deleting_my_account_keeps_league_history_and_standings(page: Client, an
     confirm = page.get("/accounts/delete/")
     assert confirm.status_code == 200
     assert 'type="password"' in confirm.content.decode()
-    for refused in ({}, {"password": ""}, {"password": "table-talk-43"}, {"username": "ana"}):
+    for refused in ({}, {"username": "ana"}, {"password": ""}, {"password": "table-talk-43"}):
         wrong = page.post("/accounts/delete/", refused)
         assert wrong.status_code == 400, refused
         assert User.objects.filter(pk=ana.pk).exists()
