@@ -96,3 +96,62 @@ def test_league_charts_fit_a_phone_in_both_themes(signed_in_page: Any, live_serv
     # The dark theme draws the same players in its own (lighter) colours.
     for light, dark in strokes.values():
         assert light != dark
+
+
+def _faded(page: Any) -> list[str]:
+    """The series drawn faded (their opacity), by index, on the first chart."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('figure.ch .ch-series')]
+            .filter(g => parseFloat(getComputedStyle(g).opacity) < 0.5)
+            .map(g => g.dataset.series)"""
+    )
+
+
+def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_server: Any) -> None:
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    league, _ = _seed(User.objects.get(username="ana"))
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{live_server.url}/leagues/{league.pk}/")
+        key = page.locator("figure.ch .ch-key-item")
+        assert key.count() == 10
+        # The key wraps inside the page, every name in full.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        names = page.locator("figure.ch .ch-key-name").all_inner_texts()
+        assert "Grandpa Joe Senior" in names
+        for i in range(key.count()):
+            box = key.nth(i).bounding_box()
+            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 360
+        # Every end label in its line's colour (no two alike).
+        fills = page.evaluate(
+            "[...document.querySelectorAll('figure.ch .ch-label')].map(t => getComputedStyle(t).fill)"
+        )
+        assert len(set(fills)) == 10
+        grandpa = key.filter(has_text="Grandpa Joe Senior")
+        series = grandpa.get_attribute("data-series")
+        grandpa.click()
+        page.wait_for_function("document.querySelectorAll('figure.ch .ch-series').length === 10")
+        page.wait_for_timeout(250)  # the fade's transition
+        faded = _faded(page)
+        assert len(faded) == 9 and series not in faded
+        assert grandpa.get_attribute("aria-pressed") == "true"
+        # Drawn last: in front of the others.
+        last = page.evaluate(
+            "[...document.querySelectorAll('figure.ch .ch-series')].pop().dataset.series"
+        )
+        assert last == series
+        _shoot(page, f"chart-race-focus-{scheme}")
+        # Again: all alike.
+        grandpa.click()
+        page.locator("h1").first.click()
+        page.wait_for_timeout(250)
+        assert _faded(page) == []
+        # By keyboard: Tab onto an entry previews its line; Enter keeps it.
+        key.first.focus()
+        page.wait_for_timeout(250)
+        assert len(_faded(page)) == 9
+        page.keyboard.press("Enter")
+        assert key.first.get_attribute("aria-pressed") == "true"
+        page.keyboard.press("Escape")
+        assert key.first.get_attribute("aria-pressed") == "false"
