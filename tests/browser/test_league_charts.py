@@ -122,7 +122,7 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         assert "Grandpa Joe Senior" in names
         for i in range(key.count()):
             box = key.nth(i).bounding_box()
-            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 360
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
         # Every end label in its line's colour (no two alike).
         fills = page.evaluate(
             "[...document.querySelectorAll('figure.ch .ch-label')].map(t => getComputedStyle(t).fill)"
@@ -155,3 +155,51 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         assert key.first.get_attribute("aria-pressed") == "true"
         page.keyboard.press("Escape")
         assert key.first.get_attribute("aria-pressed") == "false"
+
+
+def test_the_head_to_head_table_fits_or_scrolls_with_a_cue(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    from tests.scorekeeper.league_factories import seed_league
+
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    league = League.objects.create(name="Thursday table", owner=owner)
+    players = [Player.objects.get(user=owner), *(
+        Player.objects.create(name=n, created_by=owner)
+        for n in ("Cy", "Di", "Grandpa Joe Senior", "Eve")
+    )]  # fmt: skip
+    seed_league(owner, league, players, 20)
+    # Ana and Grandpa: rivals at Screw Your Neighbour and at Partner Dirt.
+    url = f"/leagues/{league.pk}/head-to-head/?a={players[0].pk}&b={players[3].pk}"
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{live_server.url}{url}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        wrap = page.locator(".lg-h2h-wrap")
+        assert wrap.count() == 1, page.locator("main").inner_text()
+        wrap.scroll_into_view_if_needed()
+        box = wrap.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        ties = page.locator(".lg-h2h-table th", has_text="Ties")
+        ties_box = ties.bounding_box()
+        assert ties_box is not None
+        fits = ties_box["x"] + ties_box["width"] <= box["x"] + box["width"] + 0.5
+        if not fits:
+            # It scrolls: the box says so (a visible cue) and scrolling shows the column.
+            assert page.locator(".lg-h2h-cue").is_visible()
+            cue = page.locator(".lg-h2h-cue").bounding_box()
+            assert cue is not None and cue["x"] + cue["width"] <= 360
+            if folder := os.environ.get("SCOREKEEPER_SCREENSHOTS"):
+                page.screenshot(path=str(Path(folder) / f"h2h-page-{scheme}.png"))
+            wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+            ties_box = ties.bounding_box()
+            assert ties_box is not None
+            assert ties_box["x"] + ties_box["width"] <= box["x"] + box["width"] + 0.5
+            # At the end: the cue is gone.
+            page.wait_for_function("document.querySelector('.lg-h2h-cue').hidden")
+        folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
+        if folder:
+            wrap.evaluate("w => { w.scrollLeft = 0; }")
+            page.locator(".lg-h2h-wrap").screenshot(path=str(Path(folder) / f"h2h-{scheme}.png"))
