@@ -98,6 +98,15 @@ def test_league_charts_fit_a_phone_in_both_themes(signed_in_page: Any, live_serv
         assert light != dark
 
 
+def _axe(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page, options={"rules": {"label-content-name-mismatch": {"enabled": True}}})
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in result.response["violations"]
+    ]
+
+
 def _faded(page: Any) -> list[str]:
     """The series drawn faded (their opacity), by index, on the first chart."""
     return page.evaluate(
@@ -122,10 +131,13 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         assert "Grandpa Joe Senior" in names
         for i in range(key.count()):
             box = key.nth(i).bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+            assert box is not None
+            assert box["x"] >= 0
+            assert box["x"] + box["width"] <= 360
         # Every end label in its line's colour (no two alike).
         fills = page.evaluate(
-            "[...document.querySelectorAll('figure.ch .ch-label')].map(t => getComputedStyle(t).fill)"
+            "[...document.querySelectorAll('figure.ch .ch-label')]"
+            ".map(t => getComputedStyle(t).fill)"
         )
         assert len(set(fills)) == 10
         grandpa = key.filter(has_text="Grandpa Joe Senior")
@@ -134,7 +146,8 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         page.wait_for_function("document.querySelectorAll('figure.ch .ch-series').length === 10")
         page.wait_for_timeout(250)  # the fade's transition
         faded = _faded(page)
-        assert len(faded) == 9 and series not in faded
+        assert len(faded) == 9
+        assert series not in faded
         assert grandpa.get_attribute("aria-pressed") == "true"
         # Drawn last: in front of the others.
         last = page.evaluate(
@@ -142,6 +155,7 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         )
         assert last == series
         _shoot(page, f"chart-race-focus-{scheme}")
+        assert _axe(page) == []
         # Again: all alike.
         grandpa.click()
         page.locator("h1").first.click()
@@ -181,7 +195,9 @@ def test_the_head_to_head_table_fits_or_scrolls_with_a_cue(
         assert wrap.count() == 1, page.locator("main").inner_text()
         wrap.scroll_into_view_if_needed()
         box = wrap.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 360
         ties = page.locator(".lg-h2h-table th", has_text="Ties")
         ties_box = ties.bounding_box()
         assert ties_box is not None
@@ -190,7 +206,8 @@ def test_the_head_to_head_table_fits_or_scrolls_with_a_cue(
             # It scrolls: the box says so (a visible cue) and scrolling shows the column.
             assert page.locator(".lg-h2h-cue").is_visible()
             cue = page.locator(".lg-h2h-cue").bounding_box()
-            assert cue is not None and cue["x"] + cue["width"] <= 360
+            assert cue is not None
+            assert cue["x"] + cue["width"] <= 360
             if folder := os.environ.get("SCOREKEEPER_SCREENSHOTS"):
                 page.screenshot(path=str(Path(folder) / f"h2h-page-{scheme}.png"))
             wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
