@@ -141,7 +141,7 @@ class GameAccess:
         """The viewer kind an events-stream ticket names (``live.capability``)."""
         if self.may_manage:
             return "manage"
-        return "score" if self.role is Role.SCORER else "watch"
+        return "score" if self.role in (Role.SCORER, Role.RECORDER) else "watch"
 
     @property
     def guest_label(self) -> str:
