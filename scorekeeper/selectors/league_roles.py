@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from scorekeeper.models import League, MemberRole, Membership
 
@@ -130,3 +130,16 @@ def member_recording_leagues(user: User | AnonymousUser) -> set[int]:
             player__user_id=user.pk, role__in=[MemberRole.ADMIN, MemberRole.RECORDER]
         ).values_list("league_id", flat=True)
     )
+
+
+def leagues_recordable_by(user: User | AnonymousUser) -> QuerySet[League]:
+    """The leagues ``user`` may start games in (:attr:`LeagueAccess.may_record`): those
+    they own, and those where they are an admin or a member who records."""
+    if not user.is_authenticated:
+        return League.objects.none()
+    if user.is_superuser:
+        return League.objects.all()
+    recording = Membership.objects.filter(
+        player__user_id=user.pk, role__in=[MemberRole.ADMIN, MemberRole.RECORDER]
+    ).values("league_id")
+    return League.objects.filter(Q(owner_id=user.pk) | Q(pk__in=recording))

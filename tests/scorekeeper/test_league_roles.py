@@ -74,6 +74,14 @@ def test_a_look_only_member_sees_the_league_and_is_refused_every_write(table: Ta
     assert reverse("league_member_add", args=[league.pk]) not in page
     assert reverse("league_member_role", args=[league.pk, table.players["rex"].pk]) not in page
     assert vi.get(reverse("game_sheet", args=[game.pk])).status_code == 200
+    # The new-game form offers only the leagues one may start games in.
+    assert (
+        "Thursday" not in vi.get(f"/games/new/?ruleset={SYN}&league={league.pk}").content.decode()
+    )
+    assert (
+        "Thursday"
+        in _page(table.rex).get(f"/games/new/?ruleset={SYN}&league={league.pk}").content.decode()
+    )
 
     link = invite_create(game=game, user=table.lou, role="watch")
     members_before = set(Membership.objects.values_list("league_id", "player_id", "role"))
