@@ -101,10 +101,26 @@ class League(models.Model):
         return self.name
 
 
+class MemberRole(models.TextChoices):
+    """What a member may do in a league (the owner is ``League.owner``, above them all;
+    the table of rights is ``selectors.access`` and the README's "League roles")."""
+
+    ADMIN = "admin", "Admin"
+    RECORDER = "recorder", "Records games"
+    VIEWER = "viewer", "Only looks"
+
+
 class Membership(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     joined_at = models.DateTimeField(default=timezone.now)
+    #: Matters for a player with an account (the one signed in as them).
+    role = models.CharField(
+        max_length=10,
+        choices=MemberRole.choices,
+        default=MemberRole.RECORDER,
+        db_default=MemberRole.RECORDER,
+    )
 
     class Meta:
         constraints = [

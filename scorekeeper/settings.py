@@ -281,6 +281,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "StatusEnum": "scorekeeper.models.GameStatus.values",
         "LeagueImportStatusEnum": "scorekeeper.models.LeagueImportStatus",
+        "MemberRoleEnum": "scorekeeper.models.MemberRole.values",
+        "InviteRoleEnum": "scorekeeper.models.InviteRole.values",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -57,7 +57,9 @@ def shareable_game(request: Request, game_id: int) -> Game:
     if access is None:
         raise NotFound(f"There is no game {game_id} that you can see.")
     if not access.may_manage:
-        raise PermissionDenied("Only the game's owner and members of its league may share it.")
+        raise PermissionDenied(
+            "Only the game's owner and its league's owner and admins may share it."
+        )
     return access.game
 
 

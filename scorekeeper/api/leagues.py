@@ -30,10 +30,11 @@ from games import RULESETS, RuleError
 from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import IdField
 from scorekeeper.api.league_seasons import urlpatterns as season_urls
-from scorekeeper.models import Game, League, Membership, Player
+from scorekeeper.models import Game, League, Player
 from scorekeeper.selectors.games import can_change_league, leagues_visible_to, player_visible_to
 from scorekeeper.selectors.league_counts import league_game_count
 from scorekeeper.selectors.league_player import rating_history
+from scorekeeper.selectors.league_roles import member_recording_leagues
 from scorekeeper.selectors.league_seasons import (
     league_seasons,
     season_param,
@@ -106,7 +107,8 @@ class LeagueOutputSerializer(serializers.Serializer):
     )
     created_at = serializers.DateTimeField(source="league.created_at")
     can_change = serializers.BooleanField(
-        help_text="Whether you may add members and record games in it."
+        help_text="Whether you may start games in it (its owner, admins and members who "
+        "record; adding members and setting roles is for its owner and admins)."
     )
 
 
@@ -260,9 +262,7 @@ class LeaguesApi(APIView):
     def get(self, request: Request) -> Response:
         user = signed_in_user(request)
         leagues = list(leagues_visible_to(user).prefetch_related("members").order_by("name", "id"))
-        mine = set(
-            Membership.objects.filter(player__user_id=user.pk).values_list("league_id", flat=True)
-        )
+        mine = member_recording_leagues(user)
         return Response([
             league_payload(
                 lg, sorted(lg.members.all(), key=lambda p: (p.name, p.pk)),
@@ -321,7 +321,8 @@ class LeagueMembersApi(APIView):
     @extend_schema(
         operation_id="leagues_members_create",
         summary="Add a member",
-        description="Adds a player to the league (owner and members only). Adding a "
+        description="Adds a player to the league (its owner and admins only), as a "
+        "member who records games. Adding a "
         "member again changes nothing and answers 200 instead of 201.",
         request=InputSerializer,
         responses={

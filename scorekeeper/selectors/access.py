@@ -8,9 +8,32 @@ that (may they see it, enter hands, manage it). A write asks it once more under 
 game's lock (``services.locked_game``), so a link revoked or a membership ended a moment
 ago already refuses.
 
-A finished game is changed only by someone who may reopen it (its owner and its league's
-members): correcting or undoing a hand of a finished game can reopen it, and a guest's
-link is for playing the game, not for rewriting its result.
+A finished game is changed only by someone who may reopen it (its owner, its league's
+owner and admins): correcting or undoing a hand of a finished game can reopen it, and a
+guest's link is for playing the game, not for rewriting its result.
+
+A league's members hold a role (``Membership.role``): :func:`league_access` answers what
+they may do with the league itself, and their role decides what :func:`game_access` gives
+them on its games. The table of rights (the README's "League roles" says it the same way):
+
+============================  =====  =====  ========  ======  =============
+a league game …               owner  admin  recorder  viewer  game's owner
+============================  =====  =====  ========  ======  =============
+see it, its league            yes    yes    yes       yes     yes
+record a hand (in play)       yes    yes    yes       no      yes
+correct, undo (in play)       yes    yes    yes       no      yes
+correct, undo (finished)      yes    yes    no        no      yes
+close, reopen, delete, share  yes    yes    no        no      yes
+links (make, list, revoke)    yes    yes    no        no      yes
+start a game in the league    yes    yes    yes       no      —
+add members, set roles        yes    yes    no        no      —
+leave the league              no     yes    yes       yes     —
+delete the league             yes    no     no        no      —
+============================  =====  =====  ========  ======  =============
+
+"owner" is the league's owner (a site administrator counts as one); the game's owner is
+the account that started the game, who keeps it whatever their role (House reading: a
+member made a viewer stops starting games and touching others', not their own).
 """
 
 from __future__ import annotations
@@ -19,10 +42,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from scorekeeper.models import Game, GameStatus, Guest, Invite, InviteRole, League, Seat
+from scorekeeper.models import (
+    Game,
+    GameStatus,
+    Guest,
+    Invite,
+    InviteRole,
+    Seat,
+)
 from scorekeeper.selectors.games import game_with_related
+from scorekeeper.selectors.league_roles import LeagueAccess as LeagueAccess
+from scorekeeper.selectors.league_roles import LeagueRole as LeagueRole
+from scorekeeper.selectors.league_roles import league_access as league_access
+from scorekeeper.selectors.league_roles import league_role as league_role
 from scorekeeper.validation import MAX_ID
 
 
@@ -30,8 +64,12 @@ class Role(StrEnum):
     """What the viewer is to the game, strongest first."""
 
     OWNER = "owner"
-    #: A member (or the owner) of the game's league, or a site administrator.
+    #: The owner or an admin of the game's league, or a site administrator.
     MEMBER = "member"
+    #: A member of the game's league who records games (:attr:`MemberRole.RECORDER`).
+    RECORDER = "recorder"
+    #: A member of the game's league who only looks (:attr:`MemberRole.VIEWER`).
+    VIEWER = "viewer"
     #: A guest who joined by a score link and gave a name.
     SCORER = "scorer"
     #: An account whose player sat at the game (it sees the game, may not change it).
@@ -78,7 +116,7 @@ class GameAccess:
     def may_record(self) -> bool:
         """Record the next hand (of a game still in play: the service says when it is
         over)."""
-        return self.role in MANAGERS or self.role is Role.SCORER
+        return self.role in MANAGERS or self.role in (Role.RECORDER, Role.SCORER)
 
     @property
     def may_change(self) -> bool:
@@ -86,7 +124,7 @@ class GameAccess:
         reopen it."""
         if self.role in MANAGERS:
             return True
-        return self.role is Role.SCORER and self.game.status != GameStatus.FINISHED
+        return self.role in (Role.RECORDER, Role.SCORER) and self.game.status != GameStatus.FINISHED
 
     @property
     def is_guest(self) -> bool:
@@ -103,17 +141,20 @@ class GameAccess:
         """The viewer kind an events-stream ticket names (``live.capability``)."""
         if self.may_manage:
             return "manage"
-        return "score" if self.role is Role.SCORER else "watch"
+        return "score" if self.role in (Role.SCORER, Role.RECORDER) else "watch"
 
     @property
     def guest_label(self) -> str:
         return str(self.guest) if self.guest is not None else "a guest"
 
 
-def _is_league_member(user: User, league_id: int) -> bool:
-    return League.objects.filter(
-        Q(pk=league_id) & (Q(owner_id=user.pk) | Q(memberships__player__user_id=user.pk))
-    ).exists()
+#: The game role each league role gives on the league's games.
+_GAME_ROLE = {
+    LeagueRole.OWNER: Role.MEMBER,
+    LeagueRole.ADMIN: Role.MEMBER,
+    LeagueRole.RECORDER: Role.RECORDER,
+    LeagueRole.VIEWER: Role.VIEWER,
+}
 
 
 def _sat_at(user: User, game: Game) -> bool:
@@ -149,10 +190,17 @@ def game_access(
     if account is not None:
         if game.owner_id == account.pk:
             return GameAccess(game, Role.OWNER, account)
-        if account.is_superuser or (
-            game.league_id is not None and _is_league_member(account, game.league_id)
-        ):
+        if account.is_superuser:
             return GameAccess(game, Role.MEMBER, account)
+        if game.league_id is not None:
+            in_league = _GAME_ROLE.get(league_role(account, game.league_id))
+            if in_league is Role.VIEWER and link is not None:
+                # A viewer who also joined by a score link scores by it.
+                role, invite, guest = _guest_role(game, link)
+                if role is Role.SCORER:
+                    return GameAccess(game, role, account, invite, guest)
+            if in_league is not None:
+                return GameAccess(game, in_league, account)
     if link is not None:
         role, invite, guest = _guest_role(game, link)
         if role is Role.SCORER or (role is Role.WATCHER and account is None):

@@ -13,6 +13,7 @@ from django.db.models.functions import MD5, Cast, Concat
 
 from games import GameConfig, GameState, HandOutcome, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player, Seat
+from scorekeeper.selectors.league_roles import league_access
 
 
 def leagues_visible_to(user: User | AnonymousUser) -> QuerySet[League]:
@@ -63,11 +64,9 @@ def games_visible_to(user: User | AnonymousUser) -> QuerySet[Game]:
 
 
 def can_change_league(user: User | AnonymousUser, league: League) -> bool:
-    if not user.is_authenticated:
-        return False
-    if getattr(user, "is_superuser", False) or league.owner_id == user.pk:
-        return True
-    return league.memberships.filter(player__user_id=user.pk).exists()
+    """Whether ``user`` may start games in ``league`` (its owner, admins and recorders:
+    ``selectors.access``)."""
+    return league_access(user, league).may_record
 
 
 def version_key(game: Game) -> str:

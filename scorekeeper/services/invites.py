@@ -25,7 +25,9 @@ GUEST_NAME_MAX = 40
 
 def _check_may_share(user: User, game: Game) -> None:
     if not game_access(game, user).may_manage:
-        raise PermissionDenied("Only the game's owner and members of its league may share it.")
+        raise PermissionDenied(
+            "Only the game's owner and its league's owner and admins may share it."
+        )
 
 
 def invite_create(*, game: Game, user: User, role: str) -> Invite:

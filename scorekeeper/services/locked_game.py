@@ -125,14 +125,18 @@ def state_and_revision(at: LockedGame) -> tuple[GameState, int]:
 MAY = {
     "record": (
         "may_record",
-        "Only the game's owner, members of its league and guests with "
+        "Only the game's owner, its league's owner, admins and members who record, and "
+        "guests with "
         "a score link may enter hands.",
     ),
     "change": (
         "may_change",
-        "Only the game's owner and members of its league may change a finished game.",
+        "Only the game's owner and its league's owner and admins may change a finished game.",
     ),
-    "manage": ("may_manage", "Only the game's owner and members of its league may do this."),
+    "manage": (
+        "may_manage",
+        "Only the game's owner and its league's owner and admins may do this.",
+    ),
 }
 
 

@@ -15,7 +15,8 @@ from django.core.exceptions import PermissionDenied
 
 from games import RuleError
 from scorekeeper.models import League, Membership, Player
-from scorekeeper.selectors.games import can_change_league, players_usable_by
+from scorekeeper.selectors.access import league_access
+from scorekeeper.selectors.games import players_usable_by
 from scorekeeper.validation import clean_name, parse_id
 
 MAX_NAME = 60
@@ -50,8 +51,8 @@ def check_players_usable(
 
 
 def league_add_member(*, league: League, player: Player | int | str, user: User) -> Membership:
-    if not can_change_league(user, league):
-        raise PermissionDenied("Only the league's owner and members may add members.")
+    if not league_access(user, league).may_manage:
+        raise PermissionDenied("Only the league's owner and admins may add members.")
     player_id = player.pk if isinstance(player, Player) else parse_id(player, "player")
     check_players_usable(user, [player_id], "player")
     membership, _ = Membership.objects.get_or_create(league=league, player_id=player_id)

@@ -54,6 +54,31 @@ class SignInForm(AuthenticationForm):
         return super().get_invalid_login_error()
 
 
+class PasswordCheckForm(forms.Form):
+    """The account's password asked again before what cannot be undone (deleting the
+    account, leaving or deleting a league): Django's ``check_password``, as its
+    password-change form asks for the old one."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Asked again because this cannot be undone.",
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = str(self.cleaned_data["password"])
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                "That is not your password: nothing was done.", code="password_incorrect"
+            )
+        return password
+
+
 def signup_context(request: HttpRequest) -> dict[str, str]:
     """For the pages that offer sign-up (not when it is closed): ``settings.SIGNUP``."""
     return {"signup_policy": settings.SIGNUP}

@@ -3,9 +3,11 @@
 A chart here is an inline SVG the template writes out (no script, no style attribute:
 the CSP holds). Each line ends in its player's name, written at the right of the plot;
 names whose lines end close together are nudged apart (:func:`spread_labels`) and a
-short leader joins each name to its line's end. Colours and dash patterns come from
-the player's colour class (``player-c3``, players.css); the text stays in the ink
-colour, since a marker colour is only 3:1 against the page.
+short leader joins each name to its line's end; a long name ends its line as its first
+word (:func:`end_labels`; the chart's key under it names every line in full). Colours
+and dash patterns come from the player's colour class (``player-c3``, players.css); the
+text is that colour mixed with the ink (charts.css), since a marker colour alone is
+only 3:1 against the page.
 """
 
 from __future__ import annotations
@@ -32,6 +34,22 @@ def short_label(name: str, limit: int = LABEL_CHARS) -> str:
     """``name`` cut to ``limit`` characters (the last one an ellipsis) when longer."""
     name = " ".join(name.split())
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
+def end_labels(names: Sequence[str], limit: int = LABEL_CHARS) -> list[str]:
+    """The end labels of lines named ``names``: each name whole when it fits in
+    ``limit`` characters, else its first word when that fits and no other line's label
+    is the same (the chart's key names it in full), else cut (:func:`short_label`)."""
+    wanted = []
+    for name in names:
+        name = " ".join(name.split())
+        first = name.split(" ", 1)[0] if name else name
+        wanted.append(name if len(name) <= limit else first if len(first) <= limit else None)
+    taken = [w for w in wanted if w is not None]
+    return [
+        w if w is not None and taken.count(w) == 1 else short_label(n, limit)
+        for n, w in zip(names, wanted, strict=True)
+    ]
 
 
 def label_room(labels: Sequence[str], size: float = LABEL_SIZE) -> int:
@@ -186,7 +204,8 @@ def line_chart(
         return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
 
     lines: list[ChartLine] = []
-    for s in series:
+    shorts = end_labels([s.label for s in series])
+    for s, short in zip(series, shorts, strict=True):
         at = [(i, v) for i, v in enumerate(s.values) if v is not None]
         if not at:
             continue
@@ -194,7 +213,7 @@ def line_chart(
         lines.append(
             ChartLine(
                 label=s.label,
-                short=short_label(s.label),
+                short=short,
                 css=s.css,
                 points=" ".join(f"{x(i)},{y(v)}" for i, v in at),
                 end_x=x(last_i),

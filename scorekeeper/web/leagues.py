@@ -27,11 +27,8 @@ from django.views.decorators.vary import vary_on_headers
 from games import RULESETS, RuleError
 from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player, Season
 from scorekeeper.ratings.model import PROVISIONAL_GAMES
-from scorekeeper.selectors.games import (
-    can_change_league,
-    leagues_visible_to,
-    players_usable_by,
-)
+from scorekeeper.selectors.access import league_access
+from scorekeeper.selectors.games import leagues_visible_to, players_usable_by
 from scorekeeper.selectors.league_counts import league_game_count
 from scorekeeper.selectors.league_seasons import season_view
 from scorekeeper.selectors.leagues import (
@@ -54,6 +51,7 @@ from scorekeeper.services.players import league_add_member, league_create, playe
 from scorekeeper.validation import optional_id, page_number
 from scorekeeper.web import league_seasons
 from scorekeeper.web.league_charts import meetings_chart, rating_race_chart
+from scorekeeper.web.league_members import member_roles_context
 from scorekeeper.web.league_seasons import (
     season_choice,
     season_head_to_head_span,
@@ -310,7 +308,8 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             {"league": league, **_standings_context(request, league, seasons_of(league))},
         )
     members = league_members(league)
-    can_change = can_change_league(request.user, league)
+    access = league_access(request.user, league)
+    can_change = access.may_record
     if target == "history":
         return render(
             request,
@@ -332,10 +331,11 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         if not all_members and len(members) > MEMBERS_SHOWN
         else None,
         "can_change": can_change,
+        **member_roles_context(access),
         "addable_options": option_runs(
             list(players_addable(request.user, league).values_list("id", "name"))
         )
-        if can_change
+        if access.may_manage
         else [],
         **_standings_context(request, league, seasons),
         **seasons_context(request, league, seasons),
@@ -352,11 +352,11 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
     player_id = _int(request.POST.get("player"))
     name = request.POST.get("name", "").strip()
     try:
+        if not league_access(request.user, league).may_manage:
+            raise PermissionDenied
         with transaction.atomic():
             player: Player | None
             if name:
-                if not can_change_league(request.user, league):
-                    raise PermissionDenied
                 player = player_create(name=name, created_by=_user(request))
             elif player_id is not None:
                 player = players_usable_by(request.user).filter(pk=player_id).first()
@@ -368,7 +368,7 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
     except RuleError as exc:
         messages.error(request, exc.message[:1].upper() + exc.message[1:])
     except PermissionDenied:
-        messages.error(request, "Only the league's owner and members may add members.")
+        messages.error(request, "Only the league's owner and admins may add members.")
     else:
         messages.success(request, f"{player.name} is in {league.name}.")
     return redirect(reverse("league_detail", args=[league.pk]) + "#members")

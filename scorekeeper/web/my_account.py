@@ -5,7 +5,8 @@ users invite), and deleting the account.
 Each action is a plain form posted to its own address, answered by a redirect back with
 a message, or by the page again with the form's errors. What cannot be undone (revoking
 the API token, withdrawing an invitation, deleting the account) first shows a page
-saying what it does (a GET of the same address), whose button makes the POST."""
+saying what it does (a GET of the same address), whose button makes the POST; deleting
+the account also asks for the password again."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from games import RuleError
 from scorekeeper.downloads import in_chunks, started
 from scorekeeper.errors import AccountRefused
 from scorekeeper.models import Player
+from scorekeeper.security import rate_limit
 from scorekeeper.selectors.accounts import account_data_pieces, account_invitations, account_tokens
 from scorekeeper.services.accounts import (
     account_delete,
@@ -34,6 +36,7 @@ from scorekeeper.services.accounts import (
     invitation_create,
     may_make_invitations,
 )
+from scorekeeper.web.accounts import PasswordCheckForm
 
 
 class ProfileForm(forms.Form):
@@ -55,20 +58,6 @@ class InvitationForm(forms.Form):
     note = forms.CharField(max_length=120, required=False, label="For whom (a note for you)")
     uses = forms.IntegerField(min_value=1, max_value=50, initial=1, label="Accounts it makes")
     days = forms.IntegerField(min_value=1, max_value=90, initial=14, label="Good for (days)")
-
-
-class DeleteForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Type your username to confirm")
-
-    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_username(self) -> str:
-        typed = str(self.cleaned_data["username"]).strip()
-        if typed != self.user.get_username():
-            raise forms.ValidationError("That is not your username: nothing was deleted.")
-        return typed
 
 
 def _user(request: HttpRequest) -> User:
@@ -201,10 +190,11 @@ def invitation_delete(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 
 @login_required
+@rate_limit("sign-in")
 @require_http_methods(["GET", "POST"])
 def delete(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    form = DeleteForm(request.POST or None, user=user)
+    form = PasswordCheckForm(request.POST or None, user=user)
     if request.method == "POST" and form.is_valid():
         try:
             account_delete(user=user)

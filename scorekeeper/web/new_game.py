@@ -24,9 +24,9 @@ from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import (
     game_with_related,
     games_visible_to,
-    leagues_visible_to,
     players_usable_by,
 )
+from scorekeeper.selectors.league_roles import leagues_recordable_by
 from scorekeeper.services.games import (
     game_create,
 )
@@ -161,7 +161,7 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
     or, from a league's page, that league."""
     league = (request.GET.get("league") or "").strip()
     league_id = optional_id(league)
-    if league_id is not None and leagues_visible_to(request.user).filter(pk=league_id).exists():
+    if league_id is not None and leagues_recordable_by(request.user).filter(pk=league_id).exists():
         entry.league = str(league_id)
     pk = optional_id(request.GET.get("from"))
     if pk is None:
@@ -269,7 +269,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         "option_fields": _option_fields(rules, entry),
         # Hidden players stay out of the picker, unless a seat has one (a rematch).
         "players": [p for p in known.values() if not p.hidden or str(p.pk) in picked],
-        "leagues": list(leagues_visible_to(request.user).order_by("name")),
+        "leagues": list(leagues_recordable_by(request.user).order_by("name")),
         "error": error,
         "team_choices": [str(i) for i in range(1, max(2, rules.max_players // 2) + 1)],
         "can_add_seat": len(entry.seats) < rules.max_players,

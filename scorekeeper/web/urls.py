@@ -8,6 +8,7 @@ from scorekeeper.web import (
     health,
     home,
     join,
+    league_members,
     league_player,
     leagues,
     my_account,
@@ -39,6 +40,7 @@ urlpatterns = [
     *backup.urlpatterns,
     *players.urlpatterns,
     *leagues.urlpatterns,
+    *league_members.urlpatterns,
     *league_player.urlpatterns,
     *theme.urlpatterns,
 ]

@@ -90,8 +90,14 @@ PAGES: list[Page] = [
     Page("rules-offline", "/offline/"),
     Page("leagues", "/leagues/"),
     Page("league", "/leagues/{league}/"),
+    Page("league-leave", "/leagues/{member_league}/leave/"),
     Page("league-history", "/leagues/{league}/?player={long_player}#history"),
     Page("head-to-head", "/leagues/{league}/head-to-head/?a={long_player}&b={joe}"),
+    Page(
+        "head-to-head-line-forward",
+        "/leagues/{league}/head-to-head/?a={long_player}&b={joe}",
+        click="figure.ch .ch-key-item >> nth=0",
+    ),
     Page("player", "/players/{long_player}/?league={league}"),
     Page("import", "/leagues/import/"),
     *(Page(f"import-{stage}", f"/leagues/imports/{{import_{stage}}}/") for stage in IMPORT_STAGES),
@@ -162,6 +168,11 @@ def seed() -> dict[str, Any]:
         made = LeagueImport.objects.create(owner=owner, size=2_400_000, **fields)
         ids[f"import_{stage}"] = made.pk
     LeagueImport.objects.filter(status="done").update(league=league)
+    # A league ana is a member of (not its owner): its page has a role list and "Leave".
+    lou = User.objects.create_user("lou", password=PASSWORD)
+    theirs = League.objects.create(name="Lou's Friday", owner=lou)
+    Membership.objects.create(league=theirs, player=ana, role="viewer")
+    ids["member_league"] = theirs.pk
     return ids
 
 

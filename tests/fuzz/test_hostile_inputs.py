@@ -544,7 +544,7 @@ def test_my_account_forms_refuse_hostile_values(table: Table, page: Client, name
             "new_password1": phrase,
             "new_password2": phrase,
         },
-        "/accounts/delete/": {"username": table.user.get_username()},
+        "/accounts/delete/": {"password": "table-talk-42"},
     }
     wrong = {
         f"{url} {k}": v

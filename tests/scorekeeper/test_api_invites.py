@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from scorekeeper.models import Game, Invite, Player
+from scorekeeper.models import Game, Invite, MemberRole, Membership, Player
 from tests.scorekeeper.factories import make_game, make_league, make_player, make_players
 
 
@@ -115,9 +115,10 @@ def test_a_seated_player_sees_the_game_but_may_not_share_it(user: User, other_us
     assert not Invite.objects.filter(revoked_at__isnull=False).exists()
 
 
-def test_a_league_member_may_share_the_leagues_game(user: User, other_user: User) -> None:
+def test_a_league_admin_may_share_the_leagues_game(user: User, other_user: User) -> None:
     bo = make_player("Bo", user=other_user)
     league = make_league(user, members=[bo])
+    Membership.objects.filter(league=league, player=bo).update(role=MemberRole.ADMIN)
     game = make_game(
         user,
         "screw-your-neighbour",

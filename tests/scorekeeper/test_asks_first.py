@@ -41,6 +41,7 @@ def test_deleting_the_account_asks_first(ana: Client, user: User) -> None:
     confirm = text(ana.get("/accounts/delete/"))
     assert "This cannot be undone." in confirm
     assert "deletes the games you own that belong to no league" in confirm
+    assert "Your password" in confirm
     assert User.objects.filter(pk=user.pk).exists()
 
 

@@ -97,6 +97,8 @@ def league(user: User, other_user: User) -> League:
     league = League.objects.create(name="Thursday table", owner=user)
     for p in (ana, bo, cy, di, ed):
         Membership.objects.create(league=league, player=p)
+    # Bo corrects a finished game below: an admin of the league may.
+    Membership.objects.filter(player=bo).update(role="admin")
     four = [ana.pk, bo.pk, cy.pk, di.pk]
 
     dirt = game_create(

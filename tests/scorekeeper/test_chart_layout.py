@@ -118,3 +118,14 @@ def test_counts_are_ticked_in_whole_numbers() -> None:
     )
     assert chart is not None
     assert [label for _, label in chart.y_ticks] == ["0", "1", "2"]
+
+
+def test_a_long_name_ends_its_line_as_its_first_word_unless_another_line_has_it() -> None:
+    from scorekeeper.web.charts import end_labels
+
+    assert end_labels(["Ana", "Grandpa Joe Senior", "Kit"]) == ["Ana", "Grandpa", "Kit"]
+    # Two lines would end alike: the long names are cut instead, as before the key.
+    both = end_labels(["Grandpa Joe Senior", "Grandpa Bill", "Grandpa"])
+    assert both == [short_label("Grandpa Joe Senior"), short_label("Grandpa Bill"), "Grandpa"]
+    assert all(len(b) <= LABEL_CHARS for b in both)
+    assert end_labels(["Bartholomew-Smythe"]) == [short_label("Bartholomew-Smythe")]

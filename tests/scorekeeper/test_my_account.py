@@ -145,12 +145,14 @@ def test_deleting_my_account_keeps_league_history_and_standings(page: Client, an
 
     confirm = page.get("/accounts/delete/")
     assert confirm.status_code == 200
-    wrong = page.post("/accounts/delete/", {"username": "bo"})
-    assert wrong.status_code == 400
-    assert "That is not your username" in wrong.content.decode()
-    assert User.objects.filter(pk=ana.pk).exists()
+    assert 'type="password"' in confirm.content.decode()
+    for refused in ({}, {"username": "ana"}, {"password": ""}, {"password": "table-talk-43"}):
+        wrong = page.post("/accounts/delete/", refused)
+        assert wrong.status_code == 400, refused
+        assert User.objects.filter(pk=ana.pk).exists()
+    assert "That is not your password: nothing was done." in wrong.content.decode()
 
-    response = page.post("/accounts/delete/", {"username": "ana"}, follow=True)
+    response = page.post("/accounts/delete/", {"password": "table-talk-42"}, follow=True)
     assert response.redirect_chain[-1][0] == "/"
     assert "Your account is deleted." in response.content.decode()
     assert not User.objects.filter(username="ana").exists()
@@ -171,14 +173,14 @@ def test_deleting_my_account_keeps_league_history_and_standings(page: Client, an
 def test_a_league_nobody_else_could_take_over_keeps_the_account(page: Client, ana: User) -> None:
     me = make_player("Ana", created_by=ana, user=ana)
     league = make_league(ana, "Solo", [me, make_player("Cy", created_by=ana)])
-    response = page.post("/accounts/delete/", {"username": "ana"})
+    response = page.post("/accounts/delete/", {"password": "table-talk-42"})
     assert response.status_code == 400
     assert "Nobody else with an account could take over your league" in response.content.decode()
     assert User.objects.filter(pk=ana.pk).exists()
     assert League.objects.get(pk=league.pk).owner == ana
     # The instance's administrator takes it when there is one.
     root = User.objects.create_superuser("root", "root@example.org", None)
-    assert page.post("/accounts/delete/", {"username": "ana"}).status_code == 302
+    assert page.post("/accounts/delete/", {"password": "table-talk-42"}).status_code == 302
     assert League.objects.get(pk=league.pk).owner == root
 
 

@@ -359,8 +359,9 @@ def test_who_may_publish(client: Client, user: User, other_user: User) -> None:
     assert publish(guest, game).status_code == 404
     game.refresh_from_db()
     assert game.public_token is None
-    # A member of the game's league may (as they may change the game).
+    # An admin of the game's league may (as they may manage the game).
     league = make_league(user, members=[bob])
+    league.memberships.update(role="admin")
     Game.objects.filter(pk=game.pk).update(league=league)
     assert publish(seated, game).status_code == 302
     game.refresh_from_db()

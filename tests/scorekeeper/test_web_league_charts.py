@@ -95,7 +95,7 @@ def test_a_chosen_colour_is_kept_and_the_others_all_differ(
     start = html.index('aria-labelledby="race-title')
     svg = html[start : html.index("</svg>", start)]
     series = re.findall(
-        r'<g class="ch-series (player-c\d+)">.*?class="ch-label"[^>]*>([^<]*)<', svg, re.S
+        r'<g class="ch-series (player-c\d+)"[^>]*>.*?class="ch-label"[^>]*>([^<]*)<', svg, re.S
     )
     colours = {name: css for css, name in series}
     assert len(set(colours.values())) == len(colours) == 10
@@ -130,8 +130,9 @@ def test_the_league_page_reads_a_few_queries_however_many_nights(
 ) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
     _play_nights(user, league, eleven, 6)
     # Session and account (2), the league, tabs, standings, the race's points and
-    # colours, members, merges, a page of history and its seats…: never one per player.
-    with django_assert_max_num_queries(12):
+    # colours, members and their roles, merges, a page of history and its seats…: never
+    # one per player.
+    with django_assert_max_num_queries(13):
         response = client_in.get(f"/leagues/{league.pk}/")
     assert len(_labels(response.content.decode(), "race")) == 10
 

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_script_prefix
 
-from scorekeeper.models import League, Membership, Player
+from scorekeeper.models import League, MemberRole, Membership, Player
 from scorekeeper.selectors.league_player import RatingSeries
 from scorekeeper.services.games import hand_record
 from scorekeeper.web.league_player import CHART_POINTS, rating_chart
@@ -206,9 +206,9 @@ def test_member_selects_are_right_however_warm_the_cache(
         page = client_in.get(url).content.decode()
         assert _options(page, "add-player") == [(p.name, False) for p in outside]
         assert _options(page, "history-player") == [(n, False) for n in names]
-    # Another member of the league sees the players they may add, not the owner's.
+    # An admin of the league sees the players they may add, not the owner's.
     bo = Player.objects.create(name="Bo", user=other_user, created_by=other_user)
-    Membership.objects.create(league=league, player=bo)
+    Membership.objects.create(league=league, player=bo, role=MemberRole.ADMIN)
     Player.objects.create(name="Bo's friend", created_by=other_user)
     theirs = Client()
     theirs.force_login(other_user)
@@ -408,11 +408,12 @@ def _queries(client: Client, url: str, **headers: str) -> int:
     ("url", "queries"),
     [
         # Each page: the session and the account (2), then what it reads; a league's
-        # page two of them for its rating race (the leaders' points, their colours).
+        # page two of them for its rating race (the leaders' points, their colours)
+        # and one for its members' roles.
         ("/leagues/", 4),
-        ("/leagues/{league}/", 12),
-        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 12),
-        ("/leagues/{league}/?game=dirt&player={a}", 12),
+        ("/leagues/{league}/", 13),
+        ("/leagues/{league}/?standings=screw-your-neighbour&page=2", 13),
+        ("/leagues/{league}/?game=dirt&player={a}", 13),
         # The league, its members, the record, the timeline (the latest meetings, the
         # two players' colours), the games together and their seats.
         ("/leagues/{league}/head-to-head/?a={a}&b={b}", 9),

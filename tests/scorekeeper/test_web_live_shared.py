@@ -44,6 +44,7 @@ def test_two_phones_of_a_kind_get_the_same_answer_and_save_from_it(
     mo = make_user("mo")
     seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
     league = make_league(ana, members=[Player.objects.create(name="Mo", created_by=ana, user=mo)])
+    league.memberships.update(role="admin")
     game = game_create(
         owner=ana,
         ruleset="screw-your-neighbour",

@@ -32,6 +32,8 @@ def setting(user: User) -> tuple[Game, dict[str, Callable[[], Client]]]:
     seated = [make_player(name, created_by=user) for name in ("Ana", "Bo", "Cy")]
     member_account, player_account = make_user("mo"), make_user("pia")
     league = make_league(user, members=[make_player("Mo", created_by=user, user=member_account)])
+    # "member": an admin of the league (test_access has each role).
+    Membership.objects.filter(league=league).update(role="admin")
     game = make_game(
         user, "screw-your-neighbour", seated, options={"target_wins": 0}, league=league
     )
