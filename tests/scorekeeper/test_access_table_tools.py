@@ -16,7 +16,15 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from scorekeeper.models import Game, TableState
-from tests.scorekeeper.test_access import STATES, VIEWERS, _browser, _game, _outcome
+from tests.scorekeeper.test_access import (
+    API_VIEWERS,
+    MANAGERS,
+    STATES,
+    VIEWERS,
+    _browser,
+    _game,
+    _outcome,
+)
 
 
 def _revision(game: Game) -> int:
@@ -39,10 +47,10 @@ def _web_expected(action: str, role: str, state: str) -> str:
         return "login"
     if action == "read the tools":
         return "ok"
-    if role in ("owner", "member"):
+    if role in MANAGERS:
         return "ok"
-    if role == "scorer":
-        return "403" if state == "finished" else "ok"
+    if role in ("scorer", "recorder"):
+        return "ok" if state == "in_progress" else "403"
     return "403"
 
 
@@ -61,11 +69,11 @@ def test_the_sheets_tools(action: str, role: str, state: str) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ["owner", "member", "scorer", "player", "watcher"])
+@pytest.mark.parametrize("role", VIEWERS)
 def test_a_phone_is_told_whether_it_may_change_the_tools(role: str) -> None:
     game, users = _game(role, "in_progress")
     answer = _browser(role, game, users).get(reverse("game_table", args=[game.pk])).json()
-    assert answer["may_change"] is (role in ("owner", "member", "scorer"))
+    assert answer["may_change"] is (role in (*MANAGERS, "recorder", "scorer"))
     buttons = "Reverse direction (a jack played)"
     sheet = _browser(role, game, users).get(reverse("game_sheet", args=[game.pk]))
     assert (buttons in sheet.content.decode()) is answer["may_change"]
@@ -84,14 +92,16 @@ def _api_expected(action: str, role: str, state: str) -> str:
         return "404"
     if role == "nobody":
         return "401"
-    if action == "read the tools" or role in ("owner", "member"):
+    if action == "read the tools" or role in MANAGERS:
         return "ok"
+    if role == "recorder":
+        return "ok" if state == "in_progress" else "403"
     return "403"
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("role", ["owner", "member", "player", "other", "nobody"])
+@pytest.mark.parametrize("role", API_VIEWERS)
 @pytest.mark.parametrize("action", list(API))
 def test_the_apis_tools(action: str, role: str, state: str) -> None:
     game, users = _game(role, state)
