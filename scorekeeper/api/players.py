@@ -29,11 +29,11 @@ from scorekeeper.api.auth import signed_in_user
 from scorekeeper.api.fields import IdField, OutputSerializer
 from scorekeeper.models import PLAYER_COLOURS, Player
 from scorekeeper.selectors.games import player_visible_to, players_usable_by
+from scorekeeper.selectors.player_colours import colour_of
 from scorekeeper.services.player_admin import (
     Merged,
     NoSuchPlayer,
     NotManageable,
-    colour_of,
     player_merge,
     player_update,
 )

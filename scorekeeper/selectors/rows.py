@@ -26,7 +26,7 @@ from scorekeeper.selectors.games import (
     with_rows,
     with_seats,
 )
-from scorekeeper.services.player_admin import game_markers
+from scorekeeper.selectors.player_colours import game_markers
 
 #: The sheet shows this many most recent hands unless asked for all of them: a game of
 #: hundreds of hands stays a page of a known size. A version's rows hold as many.

@@ -15,7 +15,7 @@ replayed from the merged player's first league game through :mod:`scorekeeper.ra
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,58 +99,6 @@ def players_managed_by(user: User | AnonymousUser) -> QuerySet[Player]:
 def can_manage_player(user: User | AnonymousUser, player: Player | int) -> bool:
     pk = player.pk if isinstance(player, Player) else player
     return players_managed_by(user).filter(pk=pk).exists()
-
-
-# -- colours --------------------------------------------------------------------------
-
-
-def default_colour(player_id: int) -> int:
-    """A player's colour when none was chosen: from the id, so players added one after
-    the other (a new table) get different ones."""
-    return (player_id - 1) % PLAYER_COLOURS + 1
-
-
-def colour_of(player: Player) -> int:
-    return player.colour or default_colour(int(player.pk))
-
-
-def marker_class(colour: int) -> str:
-    return f"player-c{colour}"
-
-
-def table_colours(players: Sequence[Player]) -> dict[int, int]:
-    """Each player's colour at one table (seat order): a chosen colour is kept; the
-    others take their default, or the next one no one at the table has yet."""
-    out: dict[int, int] = {}
-    taken: set[int] = set()
-    for p in players:
-        if p.colour:
-            out[p.pk] = p.colour
-            taken.add(p.colour)
-    for p in players:
-        if p.colour:
-            continue
-        colour = default_colour(int(p.pk))
-        for step in range(PLAYER_COLOURS):
-            candidate = (colour - 1 + step) % PLAYER_COLOURS + 1
-            if candidate not in taken:
-                colour = candidate
-                break
-        out[p.pk] = colour
-        taken.add(colour)
-    return out
-
-
-def game_markers(game: Game) -> dict[int, str]:
-    """The marker class of each player at a game (its prefetched seats and players)."""
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
-    return {pid: marker_class(c) for pid, c in table_colours([s.player for s in seats]).items()}
-
-
-def apply_markers(columns: Iterable[Any], markers: dict[int, str]) -> None:
-    """Put each grid column's marker class on it (a team's: its first player's)."""
-    for col in columns:
-        col.marker = markers.get(col.players[0], "") if col.players else ""
 
 
 # -- rename, colour, hide -------------------------------------------------------------
@@ -423,16 +371,10 @@ __all__ = [
     "Merged",
     "NoSuchPlayer",
     "NotManageable",
-    "apply_markers",
     "can_manage_player",
-    "colour_of",
-    "default_colour",
-    "game_markers",
-    "marker_class",
     "merges_into",
     "parse_colour",
     "player_merge",
     "player_update",
     "players_managed_by",
-    "table_colours",
 ]

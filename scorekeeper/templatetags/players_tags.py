@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from scorekeeper.models import League, Membership, Player, PlayerMerge
-from scorekeeper.services.player_admin import colour_of, marker_class
+from scorekeeper.selectors.player_colours import colour_of, marker_class
 
 register = template.Library()
 

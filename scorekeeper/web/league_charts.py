@@ -12,7 +12,7 @@ from typing import Any
 from scorekeeper.models import League, Player
 from scorekeeper.selectors.league_charts import meetings, player_colours, rating_race
 from scorekeeper.selectors.leagues import Member
-from scorekeeper.services.player_admin import marker_class, table_colours
+from scorekeeper.selectors.player_colours import marker_class, table_colours
 from scorekeeper.web.charts import LineChart, PlotSeries, line_chart
 
 #: The rating race draws this many players of the standings, best first.

@@ -21,12 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import RuleError
 from scorekeeper.models import PLAYER_COLOURS, Player, PlayerMerge
+from scorekeeper.selectors.player_colours import colour_of, marker_class
 from scorekeeper.services.player_admin import (
     COLOUR_NAMES,
     NoSuchPlayer,
     NotManageable,
-    colour_of,
-    marker_class,
     merge_plan,
     player_merge,
     player_update,

@@ -24,11 +24,11 @@ from scorekeeper.selectors.games import (
     with_earlier_hands,
     with_rows,
 )
+from scorekeeper.selectors.player_colours import apply_markers, game_markers
 from scorekeeper.selectors.rows import RECENT_HANDS, keep_after_write, keep_rows, rows_by_version
 from scorekeeper.selectors.table import tools_for
 from scorekeeper.services.games import HandWritten
 from scorekeeper.services.locked_game import DERIVED_FIELDS
-from scorekeeper.services.player_admin import apply_markers, game_markers
 from scorekeeper.web import sheet, sheet_panel
 from scorekeeper.web.access import NOT_YOURS
 from scorekeeper.web.scoreboard import build_scoreboard

@@ -24,16 +24,15 @@ from scorekeeper.models import (
 )
 from scorekeeper.ratings.rebuild import rebuild_derived
 from scorekeeper.selectors.games import game_state, game_with_related
+from scorekeeper.selectors.player_colours import default_colour, table_colours
 from scorekeeper.services.games import hand_replace
 from scorekeeper.services.player_admin import (
     NoSuchPlayer,
     NotManageable,
-    default_colour,
     parse_colour,
     player_merge,
     player_update,
     players_managed_by,
-    table_colours,
 )
 from tests.scorekeeper.league_factories import dirt_hand, play_partner_dirt, play_syn
 from tests.scorekeeper.ratings.derived import points, snapshot
