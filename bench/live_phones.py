@@ -592,6 +592,9 @@ class Phone:
         """offline-sheet.js's post(): the form from the outbox, by htmx."""
         key = secrets.token_hex(16)
         fields = [*form, ["csrfmiddlewaretoken", self.csrf], ["idempotency_key", key]]
+        # The version the page shows as it is sent: the answer is then the saved hand's
+        # rows alone, the same kept answer the other phones ask for after its event.
+        fields.append(["shown", str(self.shown)])
         body = urlencode([(k, v) for k, v in fields])
         headers = {
             "HX-Request": "true",

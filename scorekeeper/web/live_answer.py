@@ -29,6 +29,8 @@ TIMEOUT = 300
 class LiveRequest(HttpRequest):
     #: The viewer's access, read once: the ETag and the answer both need it.
     live_access: GameAccess | None
+    #: The answer's key, made once (it reads the tools' revision): the same two need it.
+    live_key: tuple[GameAccess, str]
 
 
 def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
@@ -45,7 +47,10 @@ def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
 def answer_key(request: HttpRequest, access: GameAccess) -> str:
     """What the answer depends on: the game's version, the revision of its table tools
     (their state rides along, out of band), what the viewer may do, the rows asked for,
-    and the host (the public result's link is absolute)."""
+    and the host (the public result's link is absolute). Made once per request."""
+    made = getattr(request, "live_key", None)
+    if made is not None and made[0] is access:
+        return made[1]
     parts = [
         version_key(access.game),
         tools_revision(access.game) if shares_tools(access.game.ruleset) else "",
@@ -59,7 +64,9 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
         request.GET.get("to", "")[:12],
         request.get_host(),
     ]
-    return ":".join(str(p) for p in parts)
+    key = ":".join(str(p) for p in parts)
+    request.live_key = (access, key)  # type: ignore[attr-defined]
+    return key
 
 
 def answer_etag(request: LiveRequest, pk: int) -> str | None:
