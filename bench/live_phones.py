@@ -536,7 +536,14 @@ class Phone:
             return
         if isinstance(r, int) and r <= self.revision:
             return
+        if self.tapping:  # told() while its own tap is on its way: its answer is the state
+            self.heard = max(self.heard or 0, r if isinstance(r, int) else 1 << 60)
+            COUNTS["tools not asked: its own tap on its way"] += 1
+            return
         self.spawn(self.load_tools("tools (event)"))
+
+    tapping = False
+    heard: int | None = None
 
     async def load_tools(self, kind: str) -> tuple[int, str | None, bool] | None:
         if self.finished:
@@ -592,6 +599,9 @@ class Phone:
         """offline-sheet.js's post(): the form from the outbox, by htmx."""
         key = secrets.token_hex(16)
         fields = [*form, ["csrfmiddlewaretoken", self.csrf], ["idempotency_key", key]]
+        # The version the page shows as it is sent: the answer is then the saved hand's
+        # rows alone, the same kept answer the other phones ask for after its event.
+        fields.append(["shown", str(self.shown)])
         body = urlencode([(k, v) for k, v in fields])
         headers = {
             "HX-Request": "true",
@@ -619,10 +629,17 @@ class Phone:
             "Content-Type": "application/x-www-form-urlencoded",
         }
         path = f"/games/{self.game}/table/"
-        status, _, answer = await http(self, "POST", path, headers, urlencode(form).encode())
+        self.tapping = True
+        try:
+            status, _, answer = await http(self, "POST", path, headers, urlencode(form).encode())
+        finally:
+            self.tapping = False
         COUNTS[f"tap {status}"] += 1
         if status == 200:
             self.take_tools(json.loads(answer))
+            if self.heard is not None and self.heard > self.revision:
+                self.spawn(self.load_tools("tools (event)"))
+        self.heard = None
         return status
 
 

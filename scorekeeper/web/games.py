@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -37,6 +38,7 @@ from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandErr
 from scorekeeper.live.delta import delta_from, grid_delta
 from scorekeeper.models import Game, Hand
 from scorekeeper.presenters import presenter_for
+from scorekeeper.retry import once_more_on_deadlock
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
     game_config,
@@ -138,16 +140,15 @@ def _live_body(request: HttpRequest, found: GameAccess) -> str:
     return render_to_string("games/_live.html", context)
 
 
-def _saved_answer(
-    request: HttpRequest, access: GameAccess, written: HandWritten, flash: str
-) -> HttpResponse:
+def _saved_answer(request: HttpRequest, access: GameAccess, written: HandWritten) -> str:
     """What the phone that saved a hand gets: the live answer every other phone at the
     table gets for the new version (the same kept fragment: the rows from the saved hand
     on when the phone sent the version before the write as the one it ``shown``, else
     the whole grid; the next hand's entry), as a phone whose entry was for that hand
-    asks it after the hand's event; then its own notice (what was saved) in place of the
-    one for the others. Nothing is swapped in place of the sheet (``HX-Reswap: none``):
-    every part goes out of band, the rows merged into the grid (``static/js/live.js``)."""
+    asks it after the hand's event; the view adds its own notice (what was saved) in
+    place of the one for the others. Nothing is swapped in place of the sheet
+    (``HX-Reswap: none``): every part goes out of band, the rows merged into the grid
+    (``static/js/live.js``)."""
     assert written.outcome is not None
     after = keep_written(access, written)
     number = str(written.outcome.number)
@@ -157,8 +158,7 @@ def _saved_answer(
         query.update({"from": number, "to": str(after.game.version)})
     asked = copy(request)
     asked.GET = query  # type: ignore[assignment]  # (a QueryDict all the same)
-    own = render_to_string("games/sheet.html#notice", {"flash": flash, "oob": True})
-    return reswap(HttpResponse(_live_body(asked, after) + own), "none")
+    return _live_body(asked, after)
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
@@ -219,9 +219,9 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             )
     expected = (request.POST.get("number") or "").strip()
     try:
-        written = hand_record(
-            game=game,
-            **writer(access),
+        written, answer = _record_and_answer(
+            request,
+            access,
             hand_input=hand_input,
             idempotency_key=key,
             expected_number=optional_id(expected),
@@ -271,11 +271,30 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
         if written.state.finished:
             flash += " The game is over."
     if getattr(request, "htmx", None):
-        if written.outcome is None:  # a key sent again: nothing was written
+        if answer is None:  # a key sent again: nothing was written
             return render_sheet(request, sheet_context(request, access, flash=flash))
-        return _saved_answer(request, access, written, flash)
+        own = render_to_string("games/sheet.html#notice", {"flash": flash, "oob": True})
+        return reswap(HttpResponse(answer + own), "none")
     messages.success(request, flash)
     return redirect("game_sheet", pk=game.pk)
+
+
+@once_more_on_deadlock
+def _record_and_answer(
+    request: HttpRequest, access: GameAccess, **hand: Any
+) -> tuple[HandWritten, str | None]:
+    """Record the hand (``services.games.hand_record``) and, for the sheet's htmx form,
+    make the live answer of the new version (:func:`_saved_answer`) in the same
+    transaction: the hand's event (``pg_notify``) reaches the other phones when it
+    commits, so they find that answer kept and none of them renders it again (made
+    after the commit, the three phones asking at once each rendered it too). The row
+    lock is held the few milliseconds of that render longer."""
+    with transaction.atomic():
+        written = hand_record(game=access.game, **writer(access), **hand)
+        answer = None
+        if written.outcome is not None and getattr(request, "htmx", None):
+            answer = _saved_answer(request, access, written)
+        return written, answer
 
 
 @require_http_methods(["GET", "POST"])

@@ -31,6 +31,8 @@ class LiveRequest(HttpRequest):
     live_access: GameAccess | None
     #: The game's tools revision, read once likewise: (game id, revision).
     live_tools: tuple[int, int]
+    #: The answer's key, made once (it reads the tools' revision): the same two need it.
+    live_key: tuple[GameAccess, str]
 
 
 def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
@@ -57,7 +59,10 @@ def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
 def answer_key(request: HttpRequest, access: GameAccess) -> str:
     """What the answer depends on: the game's version, the revision of its table tools
     (their state rides along, out of band), what the viewer may do, the rows asked for,
-    and the host (the public result's link is absolute)."""
+    and the host (the public result's link is absolute). Made once per request."""
+    made = getattr(request, "live_key", None)
+    if made is not None and made[0] is access:
+        return made[1]
     parts = [
         version_key(access.game),
         _tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
@@ -71,7 +76,9 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
         request.GET.get("to", "")[:12],
         request.get_host(),
     ]
-    return ":".join(str(p) for p in parts)
+    key = ":".join(str(p) for p in parts)
+    request.live_key = (access, key)  # type: ignore[attr-defined]
+    return key
 
 
 def answer_etag(request: LiveRequest, pk: int) -> str | None:

@@ -8,7 +8,8 @@
  * counts down to the same instant whatever its own clock says. The URL is asked only
  * when the events stream (live.js) says the tools' revision moved past the one shown
  * ("sk-live-tools", from a "tools" event or the stream's "hello"), with the state's
- * ETag: "304 Not Modified" when it is current. Without the stream it is polled, with
+ * ETag: "304 Not Modified" when it is current; not while this phone's own tap is on its
+ * way (its event comes before its answer, which is the state). Without the stream it is polled, with
  * the waits of backoff.js (as live.js polls the sheet: 2 s where no events server is
  * configured; where the stream broke, doubling to 16 s while nothing changes; to 60 s
  * while the server does not answer; never before its Retry-After). A game over asks
@@ -31,6 +32,7 @@ var el = null, url = "", game = "", mayChange = false, key = "";
 var state = null, offset = 0, clockKnown = false, busy = false, again = false, audio = null;
 var seenEnd = null, beeped = null;
 var queued = 0;          // this phone's taps not yet answered by the server
+var heard = null;        // the revision the stream told of while they were on their way
 var outboxOk = false;    // the sheet's outbox sends them (offline-sheet.js)
 
 function near(a, b) { return a !== null && b !== null && Math.abs(a - b) < 1500; }
@@ -232,6 +234,9 @@ function load() {
 function told(e) {
   var r = e && e.detail ? e.detail.r : undefined;
   if (state && typeof r === "number" && r <= state.revision) return;
+  // Most often this phone's own tap, its event ahead of its answer: the answer brings
+  // the state (asked for after it only if the stream told of a later revision).
+  if (queued && navigator.onLine) { heard = Math.max(heard || 0, typeof r === "number" ? r : Infinity); return; }
   load();
 }
 
@@ -309,6 +314,8 @@ function answered(res) {
   queued = Math.max(0, queued - 1);
   if (!queued) {
     if (res && res.ok) take(res.data, res.sentAt); else load();
+    if (res && res.ok && heard !== null && state && heard > state.revision) load();
+    heard = null;
   }
   render();
 }

@@ -220,3 +220,53 @@ def test_the_page_itself_keeps_its_token_and_key_for_a_phone_without_script() ->
     body.update(idempotency_key="", number="2")
     assert phone.post(url, body).status_code == 302
     assert Game.objects.get(pk=game.pk).hand_count == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_saved_on_the_sheet_is_answered_before_its_event_so_no_phone_renders_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The saving phone's answer is made and kept in the hand's own transaction: the
+    hand's event goes out when it commits, and the phones asking on it find the answer
+    kept instead of each rendering it at once (three renders a hand, measured on the
+    deployed stack before)."""
+    from scorekeeper.web import games as pages
+
+    ana = User.objects.create_user("ana", password="table-talk-42")
+    seats = [Player.objects.create(name=n, created_by=ana).pk for n in ("Ana", "Bo", "Cy")]
+    game = game_create(
+        owner=ana, ruleset="screw-your-neighbour", players=seats, options={"target_wins": 0}
+    )
+    saver, *others = Client(), Client(), Client(), Client()
+    for phone in (saver, *others):
+        phone.force_login(ana)
+    made: list[bool] = []
+    live_body = pages._live_body
+
+    def watched(request: object, found: object) -> str:
+        # Inside the write's transaction, the hand not committed yet.
+        made.append(connection.in_atomic_block)
+        return live_body(request, found)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pages, "_live_body", watched)
+    before = Game.objects.get(pk=game.pk).version
+    body = {"number": "1", "winner": str(seats[2]), "shown": str(before)}
+    saved = saver.post(f"/games/{game.pk}/hands/", body, **HTMX)
+    assert saved.status_code == 200
+    assert made == [True]
+    after = Game.objects.get(pk=game.pk).version
+    renders: list[str] = []
+    parts = pages.sheet_context
+
+    def counting(*args: object, **kwargs: object) -> object:
+        renders.append("parts")
+        return parts(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pages, "sheet_context", counting)
+    url = f"/games/{game.pk}/live/?v={before}&hand=1&sse=1&from=1&to={after}"
+    answers = [phone.get(url, **HTMX) for phone in others]
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert renders == []
+    assert all("Hand 1 was saved on another phone." in a.content.decode() for a in answers)
+    own = saved.content.decode()  # the same answer, then the saver's own notice
+    assert own.index("Hand 1 was saved on another phone.") < own.index("Hand 1: Cy won it.")
