@@ -401,6 +401,12 @@ class DamnYouHandSerializer(serializers.Serializer):
     results = DamnYouResultSerializer(
         many=True, help_text="Every player; the winner's cards_left is 0."
     )
+    last_chip = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Who paid the last pass, when the passes leave nobody holding chips "
+        "(that player wins at once): required then, refused otherwise.",
+    )
 
 
 class DirtyDealsHandSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games import GameState, HandOutcome, Ruleset
+from games.damn_you import last_chip_needed
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
 
@@ -122,11 +123,18 @@ class DamnYouPresenter(Presenter):
             row.dealt = dealt.get(row.id, 0)
             row.short = row.id in short
         panel.pot_start = sum(antes.values())
+        panel.last_chip_asked = bool(panel.entry.last_chip) or last_chip_needed(
+            {row.id: row.cap for row in panel.players},
+            {row.id: _count(row.entry.passes) for row in panel.players},
+        )
         if panel.mode == "new":
             panel.storage_key = f"sk:passes:{game_pk}:{panel.number}"
 
     def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        # "Who paid the last chip?" goes in only when asked; the engine says when it is
+        # missing and refuses it when it is not needed.
         return {
+            **({"last_chip": entry.last_chip} if entry.last_chip else {}),
             "winner": entry.winner or None,
             "results": [
                 {
@@ -142,3 +150,8 @@ class DamnYouPresenter(Presenter):
 
     def fix_anchor(self, player: int, entry: Entry | None) -> str:
         return f"passes_{player}"
+
+
+def _count(typed: str) -> int:
+    """A typed number of passes, 0 when blank or not a number (the engine says why)."""
+    return int(typed) if typed.strip().isdigit() else 0

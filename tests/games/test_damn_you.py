@@ -3,13 +3,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from games.base import GameConfig, RuleError
 from games.damn_you import DamnYou, deal_sizes, short_players
 from games.registry import get_ruleset
-from tests.games.helpers import assert_competition_ranks
 
 GAME = DamnYou()
 A, B, C, D = 1, 2, 3, 4

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games.base import GameConfig, RuleError
 from games.damn_you import DamnYou, ante_due, deal_sizes, last_chip_needed
+from tests.games.helpers import assert_competition_ranks
 
 GAME = DamnYou()
 A, B, C = 1, 2, 3
@@ -231,6 +232,7 @@ def test_the_game_ends_the_moment_one_player_holds_chips(
     assert sum(state.scores.values()) + state.extras["pot"] == total
     assert state.scores == model.chips
     assert state.extras["pot"] == model.pot
+    assert_competition_ranks(state.standings, key=lambda row: -row.score)
     if model.winner is not None:
         assert state.finished
         assert state.ended_by == "early"

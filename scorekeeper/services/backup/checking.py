@@ -21,7 +21,7 @@ from scorekeeper.services.backup.schema import (
 )
 
 #: Keys of a (normalised) hand input that hold a player id, at any depth.
-PLAYER_KEYS = frozenset({"winner", "bower_holder", "player"})
+PLAYER_KEYS = frozenset({"winner", "bower_holder", "player", "last_chip"})
 
 
 @dataclass
