@@ -72,7 +72,8 @@ def test_screw_red_aces_check_is_the_dealers_count_within_two() -> None:
 def test_damn_you_early_end_tells_the_truth_about_checking_per_step() -> None:
     house = text("damn-you", "house-rules")
     assert "same answer as checking at every moment" not in house
-    assert "Checking after each step is not always the same as checking at every moment." in (house)
+    assert "Checking after each step is not always the same as checking at every moment" in (house)
+    assert "House reading: nobody left with chips." in house
     assert "Say three players have one chip each: the ante takes all three." in house
     assert "whoever goes out collects all three chips" in house
     # …and the engine does what the text says.
@@ -99,7 +100,10 @@ def test_damn_you_game_length_is_generally_one_deal_each_and_an_option() -> None
     deal = text("damn-you", "deal")
     assert "The original says a game generally runs to one deal by each player" in deal
     house = text("damn-you", "house-rules")
-    assert "Game length (game_length): one-deal-each (the default)" in house
+    assert "Game length (game_length). House reading: the original says a game generally" in (
+        house
+    )
+    assert "one-deal-each (the default)" in house
     assert "with four players and 2 rounds the game lasts 8 hands" in house
     assert "all-chips plays on until one player holds all the chips" in house
     assert "Game length (game_length): default one-deal-each; choices one-deal-each, rounds, " in (
@@ -134,3 +138,22 @@ def test_dirty_deals_bower_is_always_somewhere() -> None:
     assert "The bower is always somewhere." in house
     assert "The sheet refuses a claim that places the bower nowhere" in house
     assert "unless it is in the surplus" in house
+
+
+def test_damn_you_early_end_in_the_documents_order() -> None:
+    # The original: "In the unlikely event that only one player has chips, the game ends
+    # immediately and they win (this can happen in the middle of a hand)."
+    scoring = text("damn-you", "scoring")
+    steps = [
+        "After the ante.",
+        "After the passes, paid one at a time in turn.",
+        "After the payments for cards left, before the pot is taken.",
+        "After the pot.",
+    ]
+    at = [scoring.index(step) for step in steps]
+    assert at == sorted(at)
+    assert "the player who paid the last chip was the last holder and wins" in scoring
+    assert "the pot is not handed over" in scoring
+    house = text("damn-you", "house-rules")
+    assert 'House reading: the order of "immediately".' in house
+    assert "House reading: the pot after an early end" in house
