@@ -533,7 +533,6 @@ class DamnYou(Ruleset):
                 "deal": [{"player": p, "cards": dealt[p]} for p in config.players],
                 "pot": pot,
                 "early_end": sole is not None,
-                "last_chip": hand.last_chip,
             },
         )
         return _HandFold(outcome=outcome, chips=chips, pot=pot, sole_holder=sole)

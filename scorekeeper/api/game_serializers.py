@@ -452,7 +452,7 @@ HAND_EXAMPLES = [
             "results": [
                 {"player": 1, "cards": ["JK", "4H"]},
                 {"player": 4, "points": 12},
-                {"player": 2, "cards": []},
+                {"player": 2, "cards": ["7S"]},
             ],
         },
     ),

@@ -100,9 +100,7 @@ def test_damn_you_game_length_is_generally_one_deal_each_and_an_option() -> None
     deal = text("damn-you", "deal")
     assert "The original says a game generally runs to one deal by each player" in deal
     house = text("damn-you", "house-rules")
-    assert "Game length (game_length). House reading: the original says a game generally" in (
-        house
-    )
+    assert "Game length (game_length). House reading: the original says a game generally" in (house)
     assert "one-deal-each (the default)" in house
     assert "with four players and 2 rounds the game lasts 8 hands" in house
     assert "all-chips plays on until one player holds all the chips" in house
