@@ -154,4 +154,4 @@ def test_damn_you_early_end_in_the_documents_order() -> None:
     assert "the pot is not handed over" in scoring
     house = text("damn-you", "house-rules")
     assert 'House reading: the order of "immediately".' in house
-    assert "House reading: the pot after an early end" in house
+    assert "House reading: the pot of a game that stops mid-hand stays in the middle" in house
