@@ -85,7 +85,7 @@ MOST_TERM_WORDS = 4
 def _leads(section: rules.Section) -> dict[str, str]:
     """Each paragraph's bold opening term, by paragraph id; "House reading:" is the mark
     of a choice, not part of the term."""
-    found = {}
+    found: dict[str, str] = {}
     for anchor, lead in _LEAD_RE.findall(section.anchored_html):
         term = html.unescape(_TAG_RE.sub("", lead)).strip(" .:")
         term = term.removeprefix("House reading:").strip(" .:")
@@ -99,7 +99,7 @@ def documents() -> tuple[dict[str, str], ...]:
     """Every paragraph of the rules as a search document, with ``defines``: the term
     its bold opening says what it is (the quick reference card only repeats the
     sections, and a table's header row only names its columns, so they are left out)."""
-    found = []
+    found: list[dict[str, str]] = []
     for game in rules.all_rules():
         for section in game.contents:
             headers = _header_rows(section)
