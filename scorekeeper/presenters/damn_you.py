@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import GameState, HandOutcome, Ruleset
 from games.damn_you import last_chip_needed
+from games.inputs import whole_number
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
 
@@ -153,5 +154,6 @@ class DamnYouPresenter(Presenter):
 
 
 def _count(typed: str) -> int:
-    """A typed number of passes, 0 when blank or not a number (the engine says why)."""
-    return int(typed) if typed.strip().isdigit() else 0
+    """A typed number of passes, 0 when blank or not a whole number (the engine says
+    why)."""
+    return max(0, whole_number(typed) or 0)
