@@ -388,6 +388,8 @@ class DamnYou(Ruleset):
             holder = mention(carry["sole_holder"])
             if carry["closing_ante"] is not None:  # this hand's ante ended the game
                 said = f"after the ante of hand {number} only " + holder + " holds chips"
+            elif not any(carry["chips"]):  # the passes took every chip: the last payer won
+                said = holder + f" paid the last chip in hand {number - 1}"
             else:
                 said = "only " + holder + f" holds chips since hand {number - 1}"
             raise RuleError("the game is over: " + said)

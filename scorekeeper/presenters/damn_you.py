@@ -67,6 +67,10 @@ class DamnYouPresenter(Presenter):
 
     def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
         if hand.extras.get("early_end"):
+            last = hand.input.get("last_chip")
+            if last is not None:
+                who = names.get(int(last), "?")
+                return f"The passes took every chip; {who} paid the last: the game ends here"
             return "Only one player holds chips: the game ends here"
         return ""
 

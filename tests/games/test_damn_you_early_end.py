@@ -84,6 +84,9 @@ def test_passes_leaving_nobody_with_chips_need_the_last_payer() -> None:
     assert state.extras["pot"] == 15
     assert state.hands[1].winner is None
     assert state.hands[1].input["last_chip"] == C
+    with pytest.raises(RuleError) as err:
+        GAME.play(three(), [HAND_1, {**hand_2, "last_chip": C}, hand_2])
+    assert err.value.message == "the game is over: player 3 paid the last chip in hand 2"
 
 
 def test_last_chip_refused_when_not_needed_or_impossible() -> None:

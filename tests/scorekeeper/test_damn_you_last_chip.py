@@ -112,3 +112,5 @@ def test_sheet_asks_who_paid_the_last_chip_only_when_it_matters(
     assert response.status_code in (200, 302, 303), response.content
     game.refresh_from_db()
     assert Hand.objects.get(game=game, number=2).input["last_chip"] == b.pk
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "The passes took every chip; Bo paid the last: the game ends here" in page
