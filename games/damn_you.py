@@ -130,15 +130,35 @@ class DamnYouHand:
     winner: int
     passes: dict[int, int]
     cards_left: dict[int, int]
+    #: Who paid the last chip, when the passes leave nobody holding chips (else None).
+    last_chip: int | None = None
 
     def as_input(self, config: GameConfig) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "winner": self.winner,
             "results": [
                 {"player": p, "passes": self.passes[p], "cards_left": self.cards_left[p]}
                 for p in config.players
             ],
         }
+        if self.last_chip is not None:
+            data["last_chip"] = self.last_chip
+        return data
+
+
+def last_chip_needed(after_ante: Mapping[int, int], passes: Mapping[int, int]) -> bool:
+    """Whether the hand input must name who paid the last chip: players held chips
+    after the ante and the passes (paid one at a time, so one of them paid last) left
+    nobody holding any. Nobody holding chips after the ante needs no name: no pass was
+    paid (house reading: no one was last, the hand is played).
+
+        >>> last_chip_needed({1: 1, 2: 2, 3: 0}, {1: 1, 2: 5, 3: 0})
+        True
+        >>> last_chip_needed({1: 1, 2: 2, 3: 0}, {1: 1, 2: 1, 3: 0})
+        False
+    """
+    holders = [p for p, n in after_ante.items() if n > 0]
+    return bool(holders) and all(passes.get(p, 0) >= after_ante[p] for p in holders)
 
 
 def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> DamnYouHand:
@@ -207,9 +227,15 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
                     p,
                 )
             )
+    last_chip: int | None = None
+    if raw.get("last_chip") is not None:
+        try:
+            last_chip = as_player_id(raw.get("last_chip"), config.players, "last_chip")
+        except RuleError as error:
+            found.add(error)
     found.raise_if_any()
     assert winner is not None
-    return DamnYouHand(winner, passes, cards_left)
+    return DamnYouHand(winner, passes, cards_left, last_chip)
 
 
 def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int, int]) -> int:
@@ -362,6 +388,8 @@ class DamnYou(Ruleset):
             holder = mention(carry["sole_holder"])
             if carry["closing_ante"] is not None:  # this hand's ante ended the game
                 said = f"after the ante of hand {number} only " + holder + " holds chips"
+            elif not any(carry["chips"]):  # the passes took every chip: the last payer won
+                said = holder + f" paid the last chip in hand {number - 1}"
             else:
                 said = "only " + holder + f" holds chips since hand {number - 1}"
             raise RuleError("the game is over: " + said)
@@ -432,9 +460,11 @@ class DamnYou(Ruleset):
     def _fold_hand(
         config: GameConfig, number: int, before: Mapping[int, int], hand: DamnYouHand
     ) -> _HandFold:
-        """Move the chips of one hand: ante, passes, then the settlement (cards left and
-        the pot) as one step, checking for a lone chip holder after the passes and after
-        the settlement. (The ante was checked before the hand: see ``play``.)"""
+        """Move the chips of one hand in the document's order: the ante, the passes, the
+        payments for cards left, and only then the pot to the player who went out;
+        checking for a lone chip holder after the passes, after the payments (before
+        the pot is taken) and after the pot. (The ante was checked before the hand:
+        see ``_check_next_ante``.)"""
         dealer = config.dealer_for(number)
         dealt = _deal(config.players, dealer)[0]
         chips = dict(before)
@@ -454,25 +484,41 @@ class DamnYou(Ruleset):
         ante = ante_due(config, dealer, chips)
         for p in config.players:
             pay(p, ante[p])
+        # One holder after the ante ended the game before this hand (``_check_next_ante``).
+        after_ante = dict(chips)
         for p in config.players:
             pay(p, hand.passes[p])
         sole: int | None = None
         winner: int | None = hand.winner
         holders = chip_holders(chips)
-        if len(holders) == 1:
-            # Early end in mid-hand: nobody goes out and the pot stays where it is.
-            sole, winner = holders[0], None
+        needed = last_chip_needed(after_ante, hand.passes)
+        _check_last_chip(hand, after_ante, needed)
+        if len(holders) == 1 or needed:
+            # Early end during the passes: the lone holder, or (nobody left holding
+            # chips) whoever paid the last chip, wins; nobody goes out and the pot
+            # stays where it is.
+            sole = holders[0] if holders else hand.last_chip
+            winner = None
         else:
             for p in config.players:
                 if p != hand.winner:
                     pay(p, hand.cards_left[p])
-            received[hand.winner] = pot
-            chips[hand.winner] += pot
-            pot = 0
             holders = chip_holders(chips)
-            last = hands_in_game(config)
-            if len(holders) == 1 and (last is None or number < last):
+            if len(holders) == 1 and holders[0] != hand.winner:
+                # Early end after the payments, before the pot is taken: the one
+                # holder wins and the pot is not awarded.
                 sole = holders[0]
+            else:
+                # The player who went out takes the pot: as the one holder (it is
+                # theirs by either reading), with others still holding chips, or
+                # (house reading) when the payments left nobody holding any.
+                received[hand.winner] = pot
+                chips[hand.winner] += pot
+                pot = 0
+                holders = chip_holders(chips)
+                last = hands_in_game(config)
+                if len(holders) == 1 and (last is None or number < last):
+                    sole = holders[0]
         outcome = HandOutcome(
             number=number,
             dealer=dealer,
@@ -506,3 +552,24 @@ class DamnYou(Ruleset):
             "ante": [{"player": p, "amount": due[p]} for p in config.players],
             "opens": f"whoever holds the {OPENING_CARD} opens",
         }
+
+
+def _check_last_chip(hand: DamnYouHand, after_ante: Mapping[int, int], needed: bool) -> None:
+    """``last_chip`` is given exactly when the passes leave nobody holding chips, and
+    names a player who still held chips after the ante."""
+    if needed and hand.last_chip is None:
+        raise RuleError(
+            "the passes leave nobody holding chips: say who paid the last chip", "last_chip"
+        )
+    if not needed and hand.last_chip is not None:
+        raise RuleError(
+            "who paid the last chip is asked only when the passes leave nobody holding "
+            "chips, and these passes do not",
+            "last_chip",
+        )
+    if hand.last_chip is not None and after_ante[hand.last_chip] == 0:
+        raise RuleError(
+            mention(hand.last_chip)
+            + " held no chips after the ante, so cannot have paid the last chip",
+            "last_chip",
+        )

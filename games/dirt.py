@@ -40,13 +40,32 @@ ACE_POINTS = 15
 FACE_POINTS = 1
 
 
+#: Cards in one deck: 52 and two jokers.
+CARDS_PER_DECK = 54
+#: Cards dealt to each player, and the one turned up to start the discard pile.
+HAND_SIZE = 7
+TURNED_UP = 1
+#: The most decks the ``decks`` option offers.
+MOST_DECKS = 8
+
+
+def decks_needed(n_players: int) -> int:
+    """The fewest decks that deal seven cards to each player and turn one up.
+
+    >>> decks_needed(7), decks_needed(30), decks_needed(31)
+    (1, 4, 5)
+    """
+    return -(-(HAND_SIZE * n_players + TURNED_UP) // CARDS_PER_DECK)
+
+
 def default_decks(n_players: int) -> int:
-    """Suggested decks: 2 for 3 players, 3 for 4–6, 4 for 7 or more."""
+    """Suggested decks: 2 for 3 players, 3 for 4–6, 4 for 7 or more (more when four
+    cannot deal everyone seven cards)."""
     if n_players <= 3:
         return 2
     if n_players <= 6:
         return 3
-    return 4
+    return max(4, decks_needed(n_players))
 
 
 def card_points(card: FrenchCard, dirt_rank: str, *, ten_points: int = 1) -> int:
@@ -115,7 +134,9 @@ class Dirt(Ruleset):
         "against you and the lowest total wins. Played solo or as Partner Dirt."
     )
     min_players = 3
-    max_players = 12
+    #: The original says "3+" and "for larger groups, add additional decks": as many
+    #: players as the most decks the option offers can deal seven cards each (61).
+    max_players = (MOST_DECKS * CARDS_PER_DECK - TURNED_UP) // HAND_SIZE
     variants = (
         Variant("full", "Full Dirt", 10, "Dirt ranks 6 5 4 3 2 3 4 5 6 7"),
         Variant("three-quarter", "3/4 Dirt", 8, "Dirt ranks 6 4 2 3 4 5 6 7"),
@@ -137,9 +158,10 @@ class Dirt(Ruleset):
             "decks",
             "Decks shuffled together",
             None,
-            (1, 2, 3, 4, 5, 6, 7, 8),
+            tuple(range(1, MOST_DECKS + 1)),
             "52-card decks with two jokers each. Default by players: 2 for 3 players, "
-            "3 for 4–6, 4 for 7 or more. Entered cards are checked against them.",
+            "3 for 4–6, 4 for 7 or more (more past 30 players: enough to deal seven "
+            "cards each). Entered cards are checked against them.",
         ),
         # A reading the original leaves open: it changes play, not the score sheet.
         Option(
@@ -191,6 +213,15 @@ class Dirt(Ruleset):
     def check_config(self, config: GameConfig) -> None:
         if config.teams and len(config.teams[0]) < 1:
             raise RuleError("teams cannot be empty", "teams")
+        n = len(config.players)
+        decks = int(config.options.get("decks") or default_decks(n))
+        if decks < decks_needed(n):
+            raise RuleError(
+                f"{n} players need at least {decks_needed(n)} decks: seven cards each and "
+                f"one turned up take {HAND_SIZE * n + TURNED_UP} cards, and {decks} "
+                f"deck{'s' if decks != 1 else ''} hold {decks * CARDS_PER_DECK}",
+                "options",
+            )
 
     def _deck(self, config: GameConfig) -> tuple[int, Counter[str], str]:
         decks = int(config.options.get("decks") or default_decks(len(config.players)))

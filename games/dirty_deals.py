@@ -254,6 +254,15 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                     who + "the bower is among the surplus, so there is at least 1 surplus card",
                     "surplus_count",
                 )
+            if count == MAX_SURPLUS and not bower_in and bower is not None:
+                # Every card is in someone's hand: a surplus of 18 beside the six
+                # claimed is all 24 cards, the bower among them.
+                raise RuleError(
+                    who + f"a surplus of {MAX_SURPLUS} means the claimant holds all "
+                    f"{len(DECK)} cards, so the bower {bower} is among the surplus "
+                    "and no other player holds it",
+                    "surplus_count",
+                )
         except RuleError as error:
             found.add(error, winner)
         # Without surplus there is nothing to describe: store it as an empty list.

@@ -29,6 +29,11 @@ from games.base import (
 )
 from games.errors import mention
 
+#: Two 52-card decks plus four jokers, eight cards to each player and one turned up
+#: to start the discard pile.
+DECK_SIZE = 2 * 52 + 4
+HAND_SIZE = 8
+TURNED_UP = 1
 #: How far the dealer's left-over portion of the deck may be from empty (either way)
 #: for the red aces to be active.
 RED_ACES_MARGIN = 2
@@ -57,7 +62,9 @@ class ScrewYourNeighbour(Ruleset):
         "shedding your last card. The sheet counts hand wins; first to the target wins."
     )
     min_players = 3
-    max_players = 10
+    #: The original says "three or more": as many as its two decks and four jokers
+    #: can deal eight cards each with one card turned up (13).
+    max_players = (DECK_SIZE - TURNED_UP) // HAND_SIZE
     options = (
         Option(
             "target_wins",

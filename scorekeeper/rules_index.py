@@ -66,26 +66,60 @@ class Suggestion:
     reason: str
 
 
+#: A table's header row: its column names answer nothing.
+_HEADER_ROW_RE = re.compile(r'<tr id="([^"]+)">\s*<th\b')
+#: A paragraph or list item that opens with a bold term says what that term is ("The
+#: bower of a suit is …", "Widow rule …"): the term is indexed apart, weighted most.
+_LEAD_RE = re.compile(r'<(?:p|li) id="([^"]+)">\s*(?:<p>\s*)?<strong>(.*?)</strong>', re.S)
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def _header_rows(section: rules.Section) -> set[str]:
+    return set(_HEADER_ROW_RE.findall(section.anchored_html))
+
+
+#: A bold opening longer than this is a sentence in bold, not a term.
+MOST_TERM_WORDS = 4
+
+
+def _leads(section: rules.Section) -> dict[str, str]:
+    """Each paragraph's bold opening term, by paragraph id; "House reading:" is the mark
+    of a choice, not part of the term."""
+    found: dict[str, str] = {}
+    for anchor, lead in _LEAD_RE.findall(section.anchored_html):
+        term = html.unescape(_TAG_RE.sub("", lead)).strip(" .:")
+        term = term.removeprefix("House reading:").strip(" .:")
+        if term and len(term.split()) <= MOST_TERM_WORDS:
+            found[anchor] = term
+    return found
+
+
 @functools.cache
 def documents() -> tuple[dict[str, str], ...]:
-    """Every paragraph of the rules as a search document (the quick reference card only
-    repeats the sections, so it is left out)."""
-    return tuple(
-        {
-            "id": f"{game.ruleset}#{paragraph.id}",
-            "game": game.ruleset,
-            "game_name": game.name,
-            "section": section.slug,
-            "title": section.title,
-            "keywords": ", ".join(section.keywords),
-            "anchor": paragraph.id,
-            "text": paragraph.text,
-        }
-        for game in rules.all_rules()
-        for section in game.contents
-        for paragraph in section.paragraphs
-        if paragraph.text
-    )
+    """Every paragraph of the rules as a search document, with ``defines``: the term
+    its bold opening says what it is (the quick reference card only repeats the
+    sections, and a table's header row only names its columns, so they are left out)."""
+    found: list[dict[str, str]] = []
+    for game in rules.all_rules():
+        for section in game.contents:
+            headers = _header_rows(section)
+            leads = _leads(section)
+            found.extend(
+                {
+                    "id": f"{game.ruleset}#{paragraph.id}",
+                    "game": game.ruleset,
+                    "game_name": game.name,
+                    "section": section.slug,
+                    "title": section.title,
+                    "keywords": ", ".join(section.keywords),
+                    "defines": leads.get(paragraph.id, ""),
+                    "anchor": paragraph.id,
+                    "text": paragraph.text,
+                }
+                for paragraph in section.paragraphs
+                if paragraph.text and paragraph.id not in headers
+            )
+    return tuple(found)
 
 
 @functools.cache
@@ -99,12 +133,13 @@ def _index() -> sqlite3.Connection:
     # Only read once filled, so one connection serves every thread.
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.execute(
-        "CREATE VIRTUAL TABLE rules USING fts5(game_name, title, keywords, text,"
+        "CREATE VIRTUAL TABLE rules USING fts5(game_name, title, keywords, defines, text,"
         " game UNINDEXED, section UNINDEXED, anchor UNINDEXED,"
         " tokenize=\"porter unicode61 remove_diacritics 2 tokenchars '+♠♥♦♣'\")"
     )
     db.executemany(
-        "INSERT INTO rules VALUES (:game_name, :title, :keywords, :text, :game, :section, :anchor)",
+        "INSERT INTO rules VALUES"
+        " (:game_name, :title, :keywords, :defines, :text, :game, :section, :anchor)",
         documents(),
     )
     return db
@@ -129,8 +164,8 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
     if len(words) > 1:
         terms += {" ".join(words), " ".join(NUMBERS.get(w, w) for w in words)}
     rows = _index().execute(
-        "SELECT bm25(rules, 1, 3, 2, 4), game, game_name, section, title, anchor,"
-        " snippet(rules, 3, char(2), char(3), '…', 24) FROM rules"
+        "SELECT bm25(rules, 1, 3, 2, 1.5, 4), game, game_name, section, title, anchor,"
+        " snippet(rules, 4, char(2), char(3), '…', 24) FROM rules"
         " WHERE rules MATCH ? AND ? IN ('', game) ORDER BY 1, rowid",
         (" OR ".join(f'"{term}"' for term in terms), ruleset or ""),
     )

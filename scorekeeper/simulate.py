@@ -20,7 +20,7 @@ from typing import Any
 
 from games import GameConfig, GameState, get_ruleset
 from games.cards import SUITS, french_deck, parse_french, parse_uno, uno_deck
-from games.damn_you import deal_sizes
+from games.damn_you import deal_sizes, last_chip_needed
 from games.dirt import card_points as dirt_card_points
 from games.dirty_deals import BOWER
 from games.dirty_deals import DECK as DEALS_DECK
@@ -124,7 +124,13 @@ def damn_you_hand(
         passes = max(0, round(rng.gauss(1.5 - s / 2, 1.2)))
         left = 0 if player == winner else _cards_held(rng, s, most=dealt[player])
         results.append({"player": player, "passes": passes, "cards_left": left})
-    return {"winner": winner, "results": results}
+    hand: dict[str, Any] = {"winner": winner, "results": results}
+    # Passes that leave nobody holding chips: the hand names who paid the last one.
+    due = {int(a["player"]): int(a["amount"]) for a in state.next_hand["ante"]}
+    after_ante = {p: int(state.scores[p]) - due[p] for p in config.players}
+    if last_chip_needed(after_ante, {r["player"]: r["passes"] for r in results}):
+        hand["last_chip"] = rng.choice([p for p in config.players if after_ante[p] > 0])
+    return hand
 
 
 def deals_hand(

@@ -401,6 +401,12 @@ class DamnYouHandSerializer(serializers.Serializer):
     results = DamnYouResultSerializer(
         many=True, help_text="Every player; the winner's cards_left is 0."
     )
+    last_chip = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Who paid the last pass, when the passes leave nobody holding chips "
+        "(that player wins at once): required then, refused otherwise.",
+    )
 
 
 class DirtyDealsHandSerializer(serializers.Serializer):
@@ -446,7 +452,7 @@ HAND_EXAMPLES = [
             "results": [
                 {"player": 1, "cards": ["JK", "4H"]},
                 {"player": 4, "points": 12},
-                {"player": 2, "cards": []},
+                {"player": 2, "cards": ["7S"]},
             ],
         },
     ),

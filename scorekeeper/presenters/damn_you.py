@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games import GameState, HandOutcome, Ruleset
+from games.damn_you import last_chip_needed
+from games.inputs import whole_number
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
 
@@ -66,6 +68,10 @@ class DamnYouPresenter(Presenter):
 
     def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
         if hand.extras.get("early_end"):
+            last = hand.input.get("last_chip")
+            if last is not None:
+                who = names.get(int(last), "?")
+                return f"The passes took every chip; {who} paid the last: the game ends here"
             return "Only one player holds chips: the game ends here"
         return ""
 
@@ -123,11 +129,18 @@ class DamnYouPresenter(Presenter):
             row.dealt = dealt.get(row.id, 0)
             row.short = row.id in short
         panel.pot_start = sum(antes.values())
+        panel.last_chip_asked = bool(panel.entry.last_chip) or last_chip_needed(
+            {row.id: row.cap for row in panel.players},
+            {row.id: _count(row.entry.passes) for row in panel.players},
+        )
         if panel.mode == "new":
             panel.storage_key = f"sk:passes:{game_pk}:{panel.number}"
 
     def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
+        # "Who paid the last chip?" goes in only when asked; the engine says when it is
+        # missing and refuses it when it is not needed.
         return {
+            **({"last_chip": entry.last_chip} if entry.last_chip else {}),
             "winner": entry.winner or None,
             "results": [
                 {
@@ -143,3 +156,9 @@ class DamnYouPresenter(Presenter):
 
     def fix_anchor(self, player: int, entry: Entry | None) -> str:
         return f"passes_{player}"
+
+
+def _count(typed: str) -> int:
+    """A typed number of passes, 0 when blank or not a whole number (the engine says
+    why)."""
+    return max(0, whole_number(typed) or 0)

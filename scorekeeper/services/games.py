@@ -16,6 +16,7 @@ from django.db import transaction
 
 from games import GameState, HandOutcome, RuleError, get_ruleset
 from games.base import hand_context
+from games.impossible import check_possible
 from scorekeeper.errors import ConflictError, StaleHandError
 from scorekeeper.live import notify as live
 from scorekeeper.models import (
@@ -208,6 +209,7 @@ def hand_record(
             raise RuleError("a hand must be a JSON object")
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
+        check_possible(at.config, outcome.input)
         check_likely(at, outcome, confirm)
         hand = insert_hand(locked, outcome, user, guest, last_revision=redone)
         sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
@@ -277,6 +279,7 @@ def hand_replace(
         folded = _refold(at, number, hand_input)
         outcome = folded[0]
         if outcome.input != target.input:
+            check_possible(at.config, outcome.input)
             check_likely(at, outcome, confirm)
         state = at.rules.resume(at.config, folded, closed=locked.closed)
         if outcome.input != target.input:

@@ -46,7 +46,7 @@ from scorekeeper.services.players import MAX_NAME
 from scorekeeper.validation import clean_name, parse_id
 
 #: Keys of a hand input that hold a player id (as the league import remaps them).
-PLAYER_KEYS = frozenset({"winner", "bower_holder", "player"})
+PLAYER_KEYS = frozenset({"winner", "bower_holder", "player", "last_chip"})
 
 #: What the palette's colours are called (players.css ``--player-1`` …), for the forms.
 COLOUR_NAMES = (

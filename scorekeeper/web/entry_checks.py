@@ -53,6 +53,7 @@ FIELD_PARTS = {
     "surplus_count": "surplus",
     "bower_in_surplus": "surplus",
     "bower_holder": "bower_holder",
+    "last_chip": "last_chip",
 }
 
 

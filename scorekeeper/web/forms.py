@@ -58,6 +58,8 @@ class Entry:
     surplus_count: str = ""
     bower_in_surplus: bool = False
     bower_holder: str = ""
+    #: D$%n You!: who paid the last chip (asked only when the passes leave nobody any).
+    last_chip: str = ""
 
     def for_player(self, player: int) -> PlayerEntry:
         return self.players.get(player) or PlayerEntry()
@@ -80,6 +82,7 @@ class Entry:
             surplus_count=_text(data, "surplus_count"),
             bower_in_surplus=_text(data, "bower_in_surplus").lower() in {"1", "on", "true"},
             bower_holder=_text(data, "bower_holder"),
+            last_chip=_text(data, "last_chip"),
         )
 
     @classmethod
@@ -104,6 +107,8 @@ class Entry:
         entry.bower_in_surplus = bool(hand_input.get("bower_in_surplus"))
         holder = hand_input.get("bower_holder")
         entry.bower_holder = "" if holder is None else str(holder)
+        last_chip = hand_input.get("last_chip")
+        entry.last_chip = "" if last_chip is None else str(last_chip)
         return entry
 
 

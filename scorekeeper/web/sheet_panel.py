@@ -63,6 +63,9 @@ class Panel:
     dirt_rank: str = ""
     pad: dict[str, Any] | None = None
     pot_start: int = 0
+    #: D$%n You!: the entered passes leave nobody holding chips, so "who paid the last
+    #: chip?" is asked (the page's script asks it live as the passes change).
+    last_chip_asked: bool = False
     reminder: str = ""
     suits: list[dict[str, Any]] = field(default_factory=list)
     bowers: dict[str, str] = field(default_factory=dict)
@@ -95,6 +98,8 @@ def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> s
             parts.append(f"{hand_input['surplus_count']} surplus")
         if hand_input.get("bower_holder") is not None:
             parts.append(f"bower with {name(hand_input['bower_holder'])}")
+    if hand_input.get("last_chip") is not None:
+        parts.append(f"{name(hand_input['last_chip'])} paid the last chip")
     for row in hand_input.get("results") or []:
         bits: list[str] = []
         if row.get("cards") is not None:

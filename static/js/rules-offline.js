@@ -31,10 +31,10 @@
       return stopwords.has(term) ? null : index.numbers[term] || term;
     };
     var mini = new root.MiniSearch({
-      fields: ["game_name", "title", "keywords", "text"],
+      fields: ["game_name", "title", "keywords", "defines", "text"],
       storeFields: ["game", "game_name", "section", "title", "anchor", "text", "url"],
       processTerm: processTerm,
-      searchOptions: { boost: { title: 3, keywords: 2, text: 4 }, fuzzy: 0.2, prefix: true }
+      searchOptions: { boost: { title: 3, keywords: 2, defines: 12, text: 4 }, fuzzy: 0.2, prefix: true }
     });
     mini.addAll(index.documents);
     return { mini: mini, processTerm: processTerm, rulesets: index.games };

@@ -369,9 +369,30 @@ function enhancePasses(panel, form) {
     });
     pot.querySelector(".pot-value").textContent = String(start + passes);
     pot.querySelector(".pot-passes").textContent = String(passes);
+    askLastChip();
     if (store && key) {
       try { window.localStorage.setItem(key, JSON.stringify(data)); } catch (e) { /* ignore */ }
     }
+  }
+
+  // "Who paid the last chip?" only when the passes leave nobody holding chips (every
+  // player who held chips after the ante passed at least that many times).
+  var lastChip = panel.querySelector(".last-chip-pick");
+  function askLastChip() {
+    if (!lastChip) return;
+    var holders = 0, broke = 0;
+    rows.forEach(function (row) {
+      var cap = Math.max(0, parseInt(row.dataset.cap, 10) || 0);
+      if (!cap) return;
+      holders += 1;
+      if ((parseInt(passInput(row.dataset.player).value, 10) || 0) >= cap) broke += 1;
+    });
+    var asked = holders > 0 && broke === holders;
+    lastChip.hidden = !asked;
+    lastChip.querySelectorAll('input[name="last_chip"]').forEach(function (r) {
+      r.disabled = !asked;
+      if (!asked) r.checked = false;
+    });
   }
 
   rows.forEach(function (row) {

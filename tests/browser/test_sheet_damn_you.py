@@ -30,6 +30,12 @@ def cards_left(page: Any, left: dict[str, int]) -> None:
         row.locator(".cards-left-input").fill(str(count))
 
 
+def typed_passes(page: Any, typed: dict[str, int]) -> None:
+    for name, count in typed.items():
+        row = page.locator("#entry .dy-row").filter(has=page.locator(f"strong:text-is('{name}')"))
+        row.locator(".passes-input").fill(str(count))
+
+
 def save(page: Any, number: int) -> None:
     page.locator("#entry .entry-save").click()
     expect(page.locator(f".hand-row[data-hand='{number}']")).to_be_visible()
@@ -102,4 +108,33 @@ def test_a_game_of_damn_you(signed_in_page: Any, live_server: Any) -> None:
     assert ranking(page) == ["1st Bo 42", "2nd Cy 21", "3rd Ana 17", "4th Di 0"]
     no_sideways_scroll(page)
     shoot(page, "damn-you-finished")
+    assert not problems, problems
+
+
+def test_who_paid_the_last_chip_is_asked_only_when_it_matters(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    # The document: "In the unlikely event that only one player has chips, the game
+    # ends immediately and they win (this can happen in the middle of a hand)." Passes
+    # go in one at a time, so when they leave nobody any chips, the last payer won.
+    page = signed_in_page()
+    problems = watch(page)
+    start_game(page, live_server, "damn-you", ["Ana", "Bo", "Cy"])
+    question = page.locator("#entry .last-chip-pick")
+    expect(question).to_be_hidden()
+    # 20 chips each, 19 after the ante.
+    typed_passes(page, {"Ana": 19, "Bo": 25})
+    expect(question).to_be_hidden()  # Cy still holds chips
+    typed_passes(page, {"Cy": 18})
+    passes(page, "Cy", 1)
+    expect(question).to_be_visible()
+    page.locator("#entry .pass-minus[aria-label='One pass less for Cy']").click()
+    expect(question).to_be_hidden()
+    passes(page, "Cy", 1)
+    expect(question).to_be_visible()
+    went_out(page, "Ana")
+    cards_left(page, {"Bo": 3, "Cy": 4})
+    went_out(page, "Bo", ".last-chip-pick")
+    page.locator("#entry .entry-save").click()
+    expect(page.locator(".result-winners")).to_contain_text("Bo wins")
     assert not problems, problems

@@ -226,7 +226,7 @@ def test_teams_must_partition_the_players_into_equal_teams() -> None:
 
 
 def test_player_limits_and_unknown_variant() -> None:
-    with pytest.raises(RuleError, match="3 to 12 players, not 2"):
+    with pytest.raises(RuleError, match="3 to 61 players, not 2"):
         DIRT.configure(players=[1, 2])
     with pytest.raises(RuleError) as info:
         DIRT.configure(players=[1, 2, 3], variant="huge")

@@ -356,7 +356,8 @@ def test_a_card_cannot_be_listed_twice(code: str) -> None:
 def claims(draw: st.DrawFn) -> dict[str, Any]:
     winner = draw(st.sampled_from([A, B, C, D]))
     count = draw(st.integers(0, 18))
-    bower_in = count > 0 and draw(st.booleans())
+    # A surplus of 18 is every card beside the six claimed: the bower among them.
+    bower_in = count == 18 or (count > 0 and draw(st.booleans()))
     # The bower is in the surplus or with another player: every card is in a hand.
     holder = None if bower_in else draw(st.sampled_from([p for p in (A, B, C, D) if p != winner]))
     return {

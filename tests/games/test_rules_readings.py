@@ -72,7 +72,8 @@ def test_screw_red_aces_check_is_the_dealers_count_within_two() -> None:
 def test_damn_you_early_end_tells_the_truth_about_checking_per_step() -> None:
     house = text("damn-you", "house-rules")
     assert "same answer as checking at every moment" not in house
-    assert "Checking after each step is not always the same as checking at every moment." in (house)
+    assert "Checking after each step is not always the same as checking at every moment" in (house)
+    assert "House reading: nobody left with chips." in house
     assert "Say three players have one chip each: the ante takes all three." in house
     assert "whoever goes out collects all three chips" in house
     # …and the engine does what the text says.
@@ -99,7 +100,8 @@ def test_damn_you_game_length_is_generally_one_deal_each_and_an_option() -> None
     deal = text("damn-you", "deal")
     assert "The original says a game generally runs to one deal by each player" in deal
     house = text("damn-you", "house-rules")
-    assert "Game length (game_length): one-deal-each (the default)" in house
+    assert "Game length (game_length). House reading: the original says a game generally" in (house)
+    assert "one-deal-each (the default)" in house
     assert "with four players and 2 rounds the game lasts 8 hands" in house
     assert "all-chips plays on until one player holds all the chips" in house
     assert "Game length (game_length): default one-deal-each; choices one-deal-each, rounds, " in (
@@ -134,3 +136,65 @@ def test_dirty_deals_bower_is_always_somewhere() -> None:
     assert "The bower is always somewhere." in house
     assert "The sheet refuses a claim that places the bower nowhere" in house
     assert "unless it is in the surplus" in house
+
+
+def test_damn_you_early_end_in_the_documents_order() -> None:
+    # The original: "In the unlikely event that only one player has chips, the game ends
+    # immediately and they win (this can happen in the middle of a hand)."
+    scoring = text("damn-you", "scoring")
+    steps = [
+        "After the ante.",
+        "After the passes, paid one at a time in turn.",
+        "After the payments for cards left, before the pot is taken.",
+        "After the pot.",
+    ]
+    at = [scoring.index(step) for step in steps]
+    assert at == sorted(at)
+    assert "the player who paid the last chip was the last holder and wins" in scoring
+    assert "the pot is not handed over" in scoring
+    house = text("damn-you", "house-rules")
+    assert 'House reading: the order of "immediately".' in house
+    assert "House reading: the pot of a game that stops mid-hand stays in the middle" in house
+
+
+def test_dirty_uno_who_scores_is_a_house_reading_with_its_option() -> None:
+    # Dirty UNO: "The Standard Rules of UNO apply", yet notes 6-7: the cards received
+    # "are counted in their score" — the drawing player's own score.
+    scoring = text("dirty-uno", "scoring")
+    assert "Who scores. The original leaves this open." in scoring
+    assert "House reading: by default the sheet follows standard UNO" in scoring
+    assert "choose penalty" in scoring
+    # "The game ends when one of the players has a score greater than 500": no word
+    # on who wins when scores are penalties.
+    assert "House reading: the original names no winner for penalty scoring" in scoring
+    house = text("dirty-uno", "house-rules")
+    assert "House reading: the method (see Who scores)." in house
+    assert "lowest score wins (house reading)" in house
+
+
+@pytest.mark.parametrize("slug", ["dirt", "damn-you", "dirty-uno", "dirty-deals"])
+def test_the_first_dealer_is_a_house_reading(slug: str) -> None:
+    assert "House reading: the first dealer is the first seat" in text(slug, "house-rules")
+
+
+def test_every_house_rules_section_marks_its_readings_and_lists_its_options() -> None:
+    for slug in ["dirt", "damn-you", "dirty-uno", "dirty-deals", "screw-your-neighbour"]:
+        house = text(slug, "house-rules")
+        assert "House reading" in house, slug
+        assert "Options you can set when creating a game:" in house, slug
+
+
+def test_dirty_deals_page_names_the_negotiation_timer() -> None:
+    # Dirty Deals: "A time limit (say a few minutes) to negotiations should be enforced."
+    assert "negotiation timer" in text("dirty-deals", "play")
+    house = text("dirty-deals", "house-rules")
+    assert "House reading: the negotiation timer." in house
+    assert "Negotiation time (minutes) (negotiation_minutes): default 3" in house
+
+
+def test_dirt_joker_is_not_played_on_dirt() -> None:
+    # Dirt: "neither jokers nor jacks can be played on dirt".
+    special = text("dirt", "special-cards")
+    joker_row = next(line for line in special.split(" Jack ·")[:1])
+    assert "anything but dirt waiting to be answered" in joker_row
+    assert "| anything |" not in rules.rules_for("dirt").section("special-cards").body

@@ -18,7 +18,7 @@ PLAYERS = [1, 2, 3, 4]
 def test_metadata() -> None:
     meta = get_ruleset("screw-your-neighbour").metadata()
     assert meta["name"] == "Screw Your Neighbour"
-    assert (meta["min_players"], meta["max_players"]) == (3, 10)
+    assert (meta["min_players"], meta["max_players"]) == (3, 13)
     assert meta["variants"] == []
     assert meta["options"]["target_wins"]["default"] == 3
     assert meta["options"]["target_wins"]["choices"] == list(range(21))
@@ -27,12 +27,12 @@ def test_metadata() -> None:
     assert GAME.card_points() == []
 
 
-@pytest.mark.parametrize("players", [[1, 2], list(range(1, 12))])
+@pytest.mark.parametrize("players", [[1, 2], list(range(1, 15))])
 def test_player_count_is_checked(players: list[int]) -> None:
     with pytest.raises(RuleError) as err:
         GAME.configure(players=players)
     assert err.value.field == "players"
-    assert "3 to 10" in err.value.message
+    assert "3 to 13" in err.value.message
 
 
 def test_target_option_is_checked() -> None:

@@ -185,7 +185,7 @@ def test_rules_of_the_set_up(
         (
             {"ruleset": "dirt", "players": [a, b]},
             "players",
-            "Dirt on Your Neighbor is for 3 to 12 players, not 2",
+            "Dirt on Your Neighbor is for 3 to 61 players, not 2",
         ),
         ({"ruleset": "dirty-deals", "players": [a, b, c]}, "players", "exactly 4 players"),
         (

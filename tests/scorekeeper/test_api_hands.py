@@ -67,7 +67,7 @@ def test_dirt_baby_game_with_the_worked_examples(api: APIClient, four: list[Play
     p1, p2, p3, p4 = four
     game = start(api, "dirt", four, variant="baby", options={"ten_points": 1})
 
-    first = record(api, game, counted(p2, **{str(p1.pk): 5, str(p3.pk): 10, str(p4.pk): 0}))
+    first = record(api, game, counted(p2, **{str(p1.pk): 5, str(p3.pk): 10, str(p4.pk): 1}))
     assert first["dirt_rank"] == "6"
     assert first["dealer"] == p1.pk
 
@@ -107,7 +107,7 @@ def test_dirt_baby_game_with_the_worked_examples(api: APIClient, four: list[Play
             "winner": p1.pk,
             "results": [
                 {"player": p2.pk, "cards": ["7H", "7D", "6S"]},
-                {"player": p3.pk, "points": 0},
+                {"player": p3.pk, "points": 1},
                 {"player": p4.pk, "points": 40},
             ],
         },
@@ -119,7 +119,7 @@ def test_dirt_baby_game_with_the_worked_examples(api: APIClient, four: list[Play
     assert final["status"] == "finished"
     assert final["next_hand"] is None
     assert len(final["hands"]) == 6
-    assert scores_of(final) == {p1.pk: 7, p2.pk: 101 + 56 + 3, p3.pk: 38, p4.pk: 54}
+    assert scores_of(final) == {p1.pk: 7, p2.pk: 101 + 56 + 3, p3.pk: 39, p4.pk: 55}
     assert [row["player"] for row in final["standings"]] == [p1.pk, p3.pk, p4.pk, p2.pk]
     assert final["winners"] == [p1.pk]
     record(api, game, counted(p1, **{str(p.pk): 1 for p in four[1:]}), expect=409)
@@ -128,7 +128,7 @@ def test_dirt_baby_game_with_the_worked_examples(api: APIClient, four: list[Play
 def test_dirt_ten_points_option(api: APIClient, four: list[Player]) -> None:
     p1, p2, p3, p4 = four
     game = start(api, "dirt", four, options={"ten_points": 10})
-    record(api, game, counted(p2, **{str(p1.pk): 0, str(p3.pk): 0, str(p4.pk): 0}))
+    record(api, game, counted(p2, **{str(p1.pk): 1, str(p3.pk): 1, str(p4.pk): 1}))
     hand2 = record(
         api,
         game,
@@ -147,7 +147,8 @@ def test_dirt_ten_points_option(api: APIClient, four: list[Player]) -> None:
 def test_partner_dirt(api: APIClient, four: list[Player]) -> None:
     p1, p2, p3, p4 = four
     game = start(api, "dirt", four, teams=[[p1.pk, p3.pk], [p2.pk, p4.pk]])
-    record(api, game, counted(p2, **{str(p1.pk): 0, str(p3.pk): 0, str(p4.pk): 0}))
+    # P4 is P2's partner: entered at 0, as the team's points do not count this hand.
+    record(api, game, counted(p2, **{str(p1.pk): 1, str(p3.pk): 1, str(p4.pk): 0}))
     hand2 = record(
         api,
         game,
@@ -163,7 +164,7 @@ def test_partner_dirt(api: APIClient, four: list[Player]) -> None:
     assert hand2["team_points"] == [{"team": 0, "points": 0}, {"team": 1, "points": 113}]
     game_now = sheet(api, game)
     assert game_now["standings"] == [
-        {"team": 0, "players": [p1.pk, p3.pk], "names": ["P1", "P3"], "score": 0, "rank": 1},
+        {"team": 0, "players": [p1.pk, p3.pk], "names": ["P1", "P3"], "score": 2, "rank": 1},
         {"team": 1, "players": [p2.pk, p4.pk], "names": ["P2", "P4"], "score": 113, "rank": 2},
     ]
     for _ in range(4):
@@ -268,7 +269,7 @@ def test_damn_you_worked_example_and_whole_game(api: APIClient, four: list[Playe
 def test_dirty_uno_480_to_585_ends_the_game(api: APIClient, four: list[Player]) -> None:
     a, b, c = four[:3]
     game = start(api, "dirty-uno", [a, b, c])
-    record(api, game, counted(a, **{str(b.pk): 480, str(c.pk): 0}))
+    record(api, game, counted(a, **{str(b.pk): 479, str(c.pk): 1}))
     hand = record(
         api,
         game,
@@ -301,8 +302,8 @@ def test_dirty_uno_exactly_500_goes_back_to_0(api: APIClient, four: list[Player]
 def test_dirty_uno_penalty_scoring(api: APIClient, four: list[Player]) -> None:
     a, b, c = four[:3]
     game = start(api, "dirty-uno", [a, b, c], options={"scoring": "penalty"})
-    record(api, game, counted(b, **{str(a.pk): 470, str(c.pk): 100}))
-    record(api, game, counted(a, **{str(b.pk): 300, str(c.pk): 0}))
+    record(api, game, counted(b, **{str(a.pk): 470, str(c.pk): 99}))
+    record(api, game, counted(a, **{str(b.pk): 300, str(c.pk): 1}))
     record(
         api,
         game,
@@ -816,7 +817,7 @@ def test_correction_keeps_history_and_recomputes_what_follows(
             "winner": p2.pk,
             "results": [
                 {"player": p1.pk, "cards": ["JK"]},
-                {"player": p3.pk, "points": 0},
+                {"player": p3.pk, "points": 1},
                 {"player": p4.pk, "points": 5},
             ],
         },
@@ -826,7 +827,7 @@ def test_correction_keeps_history_and_recomputes_what_follows(
     hand2 = corrected.json()
     assert hand2["number"] == 2
     assert hand2["revision"] == 2
-    assert points_of(hand2) == {p1.pk: 50, p2.pk: 0, p3.pk: 0, p4.pk: 5}
+    assert points_of(hand2) == {p1.pk: 50, p2.pk: 0, p3.pk: 1, p4.pk: 5}
 
     after = sheet(api, game)
     assert after["version"] == version + 1
@@ -834,10 +835,10 @@ def test_correction_keeps_history_and_recomputes_what_follows(
     assert after["hands"][2]["totals"] == [
         {"player": p1.pk, "score": 50},
         {"player": p2.pk, "score": 20},
-        {"player": p3.pk, "score": 40},
+        {"player": p3.pk, "score": 41},
         {"player": p4.pk, "score": 65},
     ]
-    assert scores_of(after) == {p1.pk: 50, p2.pk: 20, p3.pk: 40, p4.pk: 65}
+    assert scores_of(after) == {p1.pk: 50, p2.pk: 20, p3.pk: 41, p4.pk: 65}
 
     detail = api.get(f"{GAMES}{game.pk}/hands/2/").json()
     assert [(h["revision"], h["action"], h["username"]) for h in detail["history"]] == [

@@ -113,10 +113,50 @@ def test_nothing_found_comes_with_suggestions() -> None:
     assert suggest("xyzzy") == []
 
 
+def header_rows() -> set[str]:
+    """Every table header row of the rules, as document ids."""
+    return {
+        f"{slug}#{anchor}"
+        for slug in RULESETS
+        for s in rules.rules_for(slug).contents
+        for anchor in re.findall(r'<tr id="([^"]+)">\s*<th', s.anchored_html)
+    }
+
+
 def test_every_paragraph_of_every_game_is_a_document() -> None:
     found = documents()
     assert {d["game"] for d in found} == set(RULESETS)
+    headers = header_rows()
+    assert headers  # the tables have header rows: they answer nothing and are left out
     assert len(found) == sum(
         len(s.paragraphs) for slug in RULESETS for s in rules.rules_for(slug).contents
-    )
+    ) - len(headers)
+    assert not headers & {d["id"] for d in found}
     assert len({d["id"] for d in found}) == len(found)
+
+
+@pytest.mark.parametrize(
+    ("query", "url", "words"),
+    [
+        # Dirty Deals: "To trump is to play the Jack of the same colour ... as the suit
+        # led - otherwise known as the bower."
+        ("bower", "/rules/dirty-deals/#special-cards-1", "The bower of a suit is the jack"),
+        ("what is a bower", "/rules/dirty-deals/#special-cards-1", "The bower of a suit is"),
+        # D$%n You!: "In the unlikely event that only one player has chips, the game
+        # ends immediately and they win".
+        ("early end", "/rules/damn-you/#scoring-14", "Early end. The original"),
+    ],
+)
+def test_a_hit_lands_on_the_sentence_that_answers(query: str, url: str, words: str) -> None:
+    hit = search(query)[0]
+    assert hit.url == url
+    slug, anchor = url.removeprefix("/rules/").split("/#")
+    section = rules.rules_for(slug).section(hit.section)
+    assert next(p for p in section.paragraphs if p.id == anchor).text.startswith(words)
+
+
+def test_a_bold_term_is_what_its_paragraph_defines() -> None:
+    bower = next(d for d in documents() if d["id"] == "dirty-deals#special-cards-1")
+    assert bower["defines"] == "The bower"
+    early = next(d for d in documents() if d["id"] == "damn-you#scoring-14")
+    assert early["defines"] == "Early end"

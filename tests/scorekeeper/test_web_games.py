@@ -372,12 +372,12 @@ def test_a_counted_total_instead_of_cards(
         {
             "winner": str(c.pk),
             f"points_{a.pk}": "40",
-            f"points_{b.pk}": "0",
+            f"points_{b.pk}": "1",
             f"cards_{d.pk}": "JK",
         },
     )
     assert response.status_code == 302
-    assert grid_totals(ana_client.get(sheet_url(game))) == ["45", "0", "6", "57"]
+    assert grid_totals(ana_client.get(sheet_url(game))) == ["45", "1", "6", "57"]
 
 
 def test_partner_dirt_sheet_is_by_team(ana_client: Client, user: User, four: list[Player]) -> None:

@@ -16,7 +16,7 @@ def test_the_correction_form_shows_every_version_of_the_hand(user: User, make_pl
         "results": [
             {"player": bo.pk, "cards": ["JK", "4H"]},
             {"player": cy.pk, "points": 12},
-            {"player": di.pk, "points": 0},
+            {"player": di.pk, "points": 3},
         ],
     }
     hand_record(game=game, user=user, hand_input=first)

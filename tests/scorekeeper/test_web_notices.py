@@ -69,8 +69,8 @@ def test_a_live_update_replaces_the_notice(client: Client, user: User) -> None:
 
 def test_the_home_page_cards_say_how_each_game_is_won(client: Client, db: None) -> None:
     body = text(client.get("/"))
-    assert "3–12 players · lowest total after 6 hands (3–10 by variant) wins" in body
-    assert "3–10 players · first to 3 hand wins (or the target you set, or none)" in body
+    assert "3–61 players · lowest total after 6 hands (3–10 by variant) wins" in body
+    assert "3–13 players · first to 3 hand wins (or the target you set, or none)" in body
     assert (
         "3–8 players · one deal by each player (or the game length you set); most chips wins"
         in body
@@ -93,7 +93,7 @@ def test_every_page_has_a_meaningful_description(client: Client, user: User) -> 
     assert description(client, "/accounts/login/").startswith("Keep score at the card table")
     assert description(client, "/rules/").startswith("The rules of five house-rule card games")
     dirt = description(client, "/rules/dirt/")
-    assert dirt.startswith("The rules of Dirt on Your Neighbor and how it is scored (3–12 players)")
+    assert dirt.startswith("The rules of Dirt on Your Neighbor and how it is scored (3–61 players)")
     client.force_login(user)
     players = make_players("Ana", "Bo", "Cy", created_by=user)
     game = make_game(user, "dirty-uno", players)

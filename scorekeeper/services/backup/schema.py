@@ -151,7 +151,7 @@ def _input_level(inner: str) -> dict[str, Any]:
             "propertyNames": {"$ref": "#/definitions/key"},
             "properties": {
                 key: {"$ref": "#/definitions/player_ref"}
-                for key in ("winner", "player", "bower_holder")
+                for key in ("winner", "player", "bower_holder", "last_chip")
             },
             "additionalProperties": inner_ref,
         },
