@@ -90,9 +90,9 @@ class LeagueSeasonsApi(APIView):
     @extend_schema(
         operation_id="leagues_seasons_create",
         summary="Start a new season",
-        description="The league's owner and admins only. Closes the current season on the day before "
-        "`start`, keeping its final table; the first season of a league with games also "
-        "closes the games before it as a season of their own. `start` may not be after "
+        description="The league's owner and admins only. Closes the current season on the "
+        "day before `start`, keeping its final table; the first season of a league with "
+        "games also closes the games before it as a season of their own. `start` may not be after "
         "today, nor on or before the latest season's first (or, closed, last) day.",
         request=InputSerializer,
         responses={

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games import RuleError
 from scorekeeper.models import League, Season
+from scorekeeper.selectors.access import LeagueAccess
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.league_seasons import (
     ALL_TIME,
@@ -31,7 +32,6 @@ from scorekeeper.selectors.league_seasons import (
     season_span,
     today,
 )
-from scorekeeper.selectors.access import LeagueAccess
 from scorekeeper.services.seasons import SEASON_REFUSED, season_start
 
 

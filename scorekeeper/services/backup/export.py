@@ -1,11 +1,10 @@
 """A league out of the install: the complete JSON backup and a CSV of results.
 
 The JSON export holds everything the league is made of: its players, members (each with
-its role) and games,
-every hand's input as the table reported it and the full correction history of each
-hand. Accounts are referenced by username only (never passwords or e-mail addresses).
-The results it also carries (each seat's score, place and win, the game's status) are
-derived: an import ignores them.
+its role) and games, every hand's input as the table reported it and the full correction
+history of each hand. Accounts are referenced by username only (never passwords or
+e-mail addresses). The results it also carries (each seat's score, place and win, the
+game's status) are derived: an import ignores them.
 
 A download is written while it is sent (:func:`export_stream`), a chunk of games at a
 time, so a worker's memory does not grow with the league. Its first chunk (the league,
@@ -103,7 +102,9 @@ def _export_head(league: League) -> dict[str, Any]:
         .values("id", "name", "user__username", "created_at", "colour", "hidden")
     )
     members = list(
-        Membership.objects.filter(league=league).order_by("id").values("player_id", "joined_at", "role")
+        Membership.objects.filter(league=league)
+        .order_by("id")
+        .values("player_id", "joined_at", "role")
     )
     owner_name = league.owner.get_username()
     games = Game.objects.filter(league=league)

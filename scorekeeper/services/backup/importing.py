@@ -134,9 +134,7 @@ def league_import_checked(
             for pid in game.players:
                 members.setdefault(pid, MemberIn(pid, game.created_at or now))
         Membership.objects.bulk_create(
-            Membership(
-                league=league, player_id=ids[pid], joined_at=m.joined_at or now, role=m.role
-            )
+            Membership(league=league, player_id=ids[pid], joined_at=m.joined_at or now, role=m.role)
             for pid, m in members.items()
         )
         hands = _write_games(league, checked.games, ids, accounts, now)
