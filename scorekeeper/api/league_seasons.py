@@ -1,9 +1,10 @@
-"""A league's seasons over the API: the list, and a new season started by the owner.
+"""A league's seasons over the API: the list, and a new season started by the owner or
+an admin.
 
 ``GET /api/v1/leagues/{id}/seasons/`` lists them, the latest first, each closed one with
 its champion; ``POST`` ``{"name", "start" (optional, YYYY-MM-DD, default today)}`` starts
-a new one (the league's owner only: 403 otherwise), closing the current season on the
-day before with its final table kept. A season's standings are
+a new one (the league's owner and admins: 403 for anyone else), closing the current
+season on the day before with its final table kept. A season's standings are
 ``GET /api/v1/leagues/{id}/standings/?season=ID``.
 """
 
@@ -89,14 +90,14 @@ class LeagueSeasonsApi(APIView):
     @extend_schema(
         operation_id="leagues_seasons_create",
         summary="Start a new season",
-        description="The league's owner only. Closes the current season on the day before "
-        "`start`, keeping its final table; the first season of a league with games also "
-        "closes the games before it as a season of their own. `start` may not be after "
+        description="The league's owner and admins only. Closes the current season on the "
+        "day before `start`, keeping its final table; the first season of a league with "
+        "games also closes the games before it as a season of their own. `start` may not be after "
         "today, nor on or before the latest season's first (or, closed, last) day.",
         request=InputSerializer,
         responses={
             201: SeasonOutputSerializer,
-            403: OpenApiResponse(description="Only the owner starts seasons."),
+            403: OpenApiResponse(description="Only the owner and admins start seasons."),
         },
         tags=["leagues"],
     )

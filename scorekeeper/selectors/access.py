@@ -27,6 +27,7 @@ close, reopen, delete, share  yes    yes    no        no      yes
 links (make, list, revoke)    yes    yes    no        no      yes
 start a game in the league    yes    yes    yes       no      —
 add members, set roles        yes    yes    no        no      —
+start a season                yes    yes    no        no      —
 leave the league              no     yes    yes       yes     —
 delete the league             yes    no     no        no      —
 ============================  =====  =====  ========  ======  =============

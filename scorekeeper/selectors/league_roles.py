@@ -70,6 +70,13 @@ class LeagueAccess:
         return self.role in (LeagueRole.OWNER, LeagueRole.ADMIN)
 
     @property
+    def may_start_season(self) -> bool:
+        """Start a new season, closing the current one with its final table kept: the
+        owner and admins, who manage the league (House reading: a season is the
+        league's running, as its members and games are, not its existence)."""
+        return self.role in (LeagueRole.OWNER, LeagueRole.ADMIN)
+
+    @property
     def may_delete(self) -> bool:
         return self.role is LeagueRole.OWNER
 

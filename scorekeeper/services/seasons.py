@@ -1,4 +1,5 @@
-"""Writes about a league's seasons: its owner starts a new one, which closes the current.
+"""Writes about a league's seasons: its owner or an admin starts a new one, which closes
+the current.
 
 Closing a season keeps its final table as it is at that moment
 (:func:`scorekeeper.selectors.league_seasons.final_table`): a correction to one of its
@@ -19,6 +20,7 @@ from django.utils import timezone
 from games import RuleError
 from scorekeeper.models import Game, League, Season
 from scorekeeper.ratings.replay import lock_league
+from scorekeeper.selectors.access import league_access
 from scorekeeper.selectors.league_seasons import (
     day_start,
     final_table,
@@ -31,13 +33,8 @@ from scorekeeper.validation import clean_name
 MAX_SEASON_NAME = 80
 #: The name of the season the games before a league's first season make.
 EARLIER_SEASON = "Season 1"
-
-
-def can_start_season(user: User | AnonymousUser, league: League) -> bool:
-    """Only the league's owner (or a superuser) starts and closes seasons."""
-    if not user.is_authenticated:
-        return False
-    return bool(getattr(user, "is_superuser", False)) or league.owner_id == user.pk
+#: Why anyone else is refused.
+SEASON_REFUSED = "Only the league's owner and admins may start a new season."
 
 
 def parse_day(value: object, field: str = "start") -> date:
@@ -57,11 +54,13 @@ def season_start(
 ) -> Season:
     """Start a new season of ``league`` named ``name`` on the day ``start`` (today when
     left out), closing the current one on the day before with its final table.
-    :class:`PermissionDenied` for anyone but the owner; :class:`RuleError` on ``name``
+    :class:`PermissionDenied` unless ``user`` may
+    (:attr:`~scorekeeper.selectors.league_roles.LeagueAccess.may_start_season`: the
+    league's owner and admins); :class:`RuleError` on ``name``
     or ``start`` (nothing written) for a bad name, a name taken, a day in the future or
     not after the latest season's first day."""
-    if not can_start_season(user, league):
-        raise PermissionDenied("Only the league's owner may start a new season.")
+    if not league_access(user, league).may_start_season:
+        raise PermissionDenied(SEASON_REFUSED)
     clean = clean_name(name, "name", MAX_SEASON_NAME)
     first = today() if start is None or start == "" else parse_day(start)
     if first > today():

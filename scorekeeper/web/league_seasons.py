@@ -1,6 +1,6 @@
 """A league's seasons on its page: which season the standings show (a switcher of plain
-links), the past seasons with their champions, and the owner's "Start a new season"
-form.
+links), the past seasons with their champions, and the "Start a new season" form (for
+the league's owner and admins).
 
 ``?season=ID`` shows one season (a closed one from its kept final table), ``?season=all``
 every game; left out, the current season (every game while the league has none).
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games import RuleError
 from scorekeeper.models import League, Season
+from scorekeeper.selectors.access import LeagueAccess
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.league_seasons import (
     ALL_TIME,
@@ -31,7 +32,7 @@ from scorekeeper.selectors.league_seasons import (
     season_span,
     today,
 )
-from scorekeeper.services.seasons import can_start_season, season_start
+from scorekeeper.services.seasons import SEASON_REFUSED, season_start
 
 
 def with_has_seasons(leagues: QuerySet[League]) -> QuerySet[League]:
@@ -93,9 +94,12 @@ def switcher(
     return links
 
 
-def seasons_context(request: HttpRequest, league: League, seasons: list[Season]) -> dict[str, Any]:
+def seasons_context(
+    request: HttpRequest, league: League, seasons: list[Season], access: LeagueAccess
+) -> dict[str, Any]:
     """The league page's seasons section: the current season, the closed ones with their
-    champions (the latest first), and whether the viewer may start a new season."""
+    champions (the latest first), and whether the viewer may start a new season (their
+    ``access`` to the league says)."""
     past = [
         {
             "name": s.name,
@@ -110,7 +114,7 @@ def seasons_context(request: HttpRequest, league: League, seasons: list[Season])
     return {
         "season_now": current_season(seasons),
         "seasons_past": past,
-        "can_start_season": can_start_season(request.user, league),
+        "can_start_season": access.may_start_season,
         "season_today": today(),
     }
 
@@ -132,8 +136,8 @@ def season_head_to_head_span(request: HttpRequest, league: League) -> tuple[Any,
 @login_required
 @require_POST
 def league_season_start(request: HttpRequest, league_id: int) -> HttpResponse:
-    """The owner starts a new season (``name``, ``start``); a problem comes back as a
-    message by the form."""
+    """The owner or an admin starts a new season (``name``, ``start``); a problem (or
+    anyone else's try) comes back as a message by the form."""
     league = leagues_visible_to(request.user).filter(pk=league_id).first()
     if league is None:
         raise Http404("There is no such league, or it is not one of yours.")
@@ -149,7 +153,7 @@ def league_season_start(request: HttpRequest, league_id: int) -> HttpResponse:
         text = exc.message[:1].upper() + exc.message[1:]
         messages.error(request, f"{label}: {exc.message}" if label else text)
     except PermissionDenied:
-        messages.error(request, "Only the league's owner may start a new season.")
+        messages.error(request, SEASON_REFUSED)
     else:
         messages.success(request, f"“{season.name}” has started. Everyone starts level.")
         return redirect(reverse("league_detail", args=[league.pk]) + "#standings")

@@ -338,7 +338,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         if access.may_manage
         else [],
         **_standings_context(request, league, seasons),
-        **seasons_context(request, league, seasons),
+        **seasons_context(request, league, seasons, access),
         **_history_context(request, league, members),
     }
     return render(request, "leagues/detail.html", context)

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from games import GameConfig, GameState, RuleError, Ruleset, get_ruleset
+from scorekeeper.models import MemberRole
 from scorekeeper.services.backup.schema import (
     FORMAT,
     FORMAT_VERSION,
@@ -74,11 +75,19 @@ class GameIn:
 
 
 @dataclass
+class MemberIn:
+    player: int
+    joined_at: datetime | None
+    #: What the member may do in the league; a file without roles: records games.
+    role: str = MemberRole.RECORDER
+
+
+@dataclass
 class LeagueIn:
     name: str
     created_at: datetime | None
     players: list[PlayerIn]
-    members: list[tuple[int, datetime | None]]
+    members: list[MemberIn]
     games: list[GameIn]
     #: None: the file has no seasons (written before there were any).
     seasons: list[SeasonIn] | None = None
@@ -174,10 +183,8 @@ def _check_players(raw: list[Mapping[str, Any]]) -> list[PlayerIn]:
     return players
 
 
-def _check_members(
-    raw: list[Mapping[str, Any]], known: set[int]
-) -> list[tuple[int, datetime | None]]:
-    members: list[tuple[int, datetime | None]] = []
+def _check_members(raw: list[Mapping[str, Any]], known: set[int]) -> list[MemberIn]:
+    members: list[MemberIn] = []
     seen: set[int] = set()
     for index, entry in enumerate(raw):
         where = f"members[{index}]"
@@ -187,7 +194,8 @@ def _check_members(
         if pid in seen:
             raise _fail("members", where, f"player {pid} is a member twice")
         seen.add(pid)
-        members.append((pid, _when(entry.get("joined_at"))))
+        role = entry.get("role", MemberRole.RECORDER)
+        members.append(MemberIn(pid, _when(entry.get("joined_at")), role))
     return members
 
 

@@ -1,10 +1,10 @@
 """A league out of the install: the complete JSON backup and a CSV of results.
 
-The JSON export holds everything the league is made of: its players, members and games,
-every hand's input as the table reported it and the full correction history of each
-hand. Accounts are referenced by username only (never passwords or e-mail addresses).
-The results it also carries (each seat's score, place and win, the game's status) are
-derived: an import ignores them.
+The JSON export holds everything the league is made of: its players, members (each with
+its role) and games, every hand's input as the table reported it and the full correction
+history of each hand. Accounts are referenced by username only (never passwords or
+e-mail addresses). The results it also carries (each seat's score, place and win, the
+game's status) are derived: an import ignores them.
 
 A download is written while it is sent (:func:`export_stream`), a chunk of games at a
 time, so a worker's memory does not grow with the league. Its first chunk (the league,
@@ -102,7 +102,9 @@ def _export_head(league: League) -> dict[str, Any]:
         .values("id", "name", "user__username", "created_at", "colour", "hidden")
     )
     members = list(
-        Membership.objects.filter(league=league).order_by("id").values("player_id", "joined_at")
+        Membership.objects.filter(league=league)
+        .order_by("id")
+        .values("player_id", "joined_at", "role")
     )
     owner_name = league.owner.get_username()
     games = Game.objects.filter(league=league)
@@ -141,7 +143,8 @@ def _export_head(league: League) -> dict[str, Any]:
             for p in players
         ],
         "members": [
-            {"player": m["player_id"], "joined_at": _when(m["joined_at"])} for m in members
+            {"player": m["player_id"], "joined_at": _when(m["joined_at"]), "role": m["role"]}
+            for m in members
         ],
         "seasons": export_seasons(league, {p["id"] for p in players}),
     }

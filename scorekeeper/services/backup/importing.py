@@ -49,6 +49,7 @@ from scorekeeper.selectors.games import seat_results
 from scorekeeper.services.backup.checking import (
     GameIn,
     LeagueIn,
+    MemberIn,
     PlayerIn,
     league_import_check,
     remap_player_ids,
@@ -126,14 +127,15 @@ def league_import_checked(
         league = League.objects.create(
             name=checked.name, owner=owner, created_at=checked.created_at or now
         )
-        member_times = dict(checked.members)
-        # Everyone seated at a game is a member, as game_create makes them.
+        members = {m.player: m for m in checked.members}
+        # Everyone seated at a game is a member (who records games), as game_create
+        # makes them.
         for game in checked.games:
             for pid in game.players:
-                member_times.setdefault(pid, game.created_at or now)
+                members.setdefault(pid, MemberIn(pid, game.created_at or now))
         Membership.objects.bulk_create(
-            Membership(league=league, player_id=ids[pid], joined_at=joined or now)
-            for pid, joined in member_times.items()
+            Membership(league=league, player_id=ids[pid], joined_at=m.joined_at or now, role=m.role)
+            for pid, m in members.items()
         )
         hands = _write_games(league, checked.games, ids, accounts, now)
         league_stats_rebuild(league)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from fastjsonschema import JsonSchemaValueException
 
 from games import RuleError
-from scorekeeper.models import PLAYER_COLOURS, HandAction
+from scorekeeper.models import PLAYER_COLOURS, HandAction, MemberRole
 from scorekeeper.services.invites import GUEST_NAME_MAX
 from scorekeeper.validation import MAX_HANDS, clean_name
 
@@ -218,6 +218,8 @@ LEAGUE_SCHEMA: dict[str, Any] = {
                 "properties": {
                     "player": {"$ref": "#/definitions/id"},
                     "joined_at": {"$ref": "#/definitions/timestamp"},
+                    # Optional: older exports have no roles (their members record games).
+                    "role": {"enum": sorted(MemberRole.values)},
                 },
             },
         },
