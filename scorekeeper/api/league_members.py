@@ -109,7 +109,16 @@ class LeagueLeaveApi(APIView):
         description="Ends your membership (your games stay in its history). Asks for your "
         "password again; the league's owner cannot leave (403).",
         request=LeaveInputSerializer,
-        responses={204: None, 400: OpenApiResponse(description="Wrong password.")},
+        responses={
+            204: None,
+            400: OpenApiResponse(description="Missing or wrong password."),
+            403: OpenApiResponse(description="The league's owner cannot leave it."),
+            404: OpenApiResponse(description="No such league, or you are not a member."),
+            429: OpenApiResponse(
+                description="Too many password attempts from this address: wait as many "
+                "seconds as `Retry-After` says."
+            ),
+        },
         tags=["leagues"],
     )
     def post(self, request: Request, league_id: int) -> Response:
