@@ -53,6 +53,14 @@ def test_seed_demo_loads_a_year_of_game_nights_once() -> None:
     assert standings[0]["rating"] > standings[-1]["rating"]
     assert len(standings_for_league(league, "dirty-deals")) >= 4
 
+    # Two seasons: the first closed with its final table and champion, "Autumn" under way.
+    first_season, autumn = league.seasons.order_by("start")
+    assert (first_season.name, autumn.name) == ("Season 1", "Autumn")
+    assert first_season.end is not None
+    assert first_season.final_table
+    assert autumn.end is None
+    assert all(timezone.localdate(g.created_at) >= autumn.start for g in in_progress)
+
     counts = (Game.objects.count(), Hand.objects.count(), Player.objects.count())
     again = io.StringIO()
     call_command("seed_demo", stdout=again)

@@ -30,6 +30,7 @@ from django.utils import timezone
 from games import GameState, RuleError, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player
 from scorekeeper.selectors.games import game_config
+from scorekeeper.services import seasons
 from scorekeeper.services.games import (
     game_close,
     game_create,
@@ -61,6 +62,8 @@ REGULARS: tuple[tuple[str, float, float], ...] = (
 WEEKS = 52
 #: Weeks off (holidays, a summer break), counted back from the latest night.
 WEEKS_OFF = frozenset({6, 7, 29})
+#: The last this many nights (and tonight) are the season under way, "Autumn".
+AUTUMN_NIGHTS = 12
 #: How the table picks what to play (Dirty Deals needs exactly four at the table).
 RULESET_WEIGHTS: dict[str, int] = {
     "dirt": 30,
@@ -167,6 +170,10 @@ class DemoSeeder:
                 )
                 clock = self._play_game(slug, here, clock) + timedelta(minutes=10)
             self.tally.nights += 1
+        # The club started a season for the autumn: the nights before it are its first
+        # season, closed with its final table and champion.
+        autumn = timezone.localdate(nights[max(0, len(nights) - AUTUMN_NIGHTS)])
+        seasons.season_start(league=self.league, user=self.user, name="Autumn", start=autumn)
         self._tonight(players)
         return self.league, self.tally
 
