@@ -20,9 +20,15 @@ register = template.Library()
 
 @register.inclusion_tag("games/_table_tools_state.html", takes_context=True)
 def table_tools_state(context: template.Context) -> dict[str, Any]:
-    """Nothing for a game whose tools share nothing (Screw's red-aces check is the
-    phone's own) or that has none; ``oob`` in the context: swapped out of band."""
-    if context.get("table_tools") is None or not shares_tools(context["state"].config.ruleset):
-        return {"data": None}
+    """Nothing for a game whose tools share nothing; an empty holder when the game has
+    no hand in play (over), so that the page always has the element a live answer
+    swaps out of band (a game reopened by an undo brings its tools back);
+    ``oob`` in the context: swapped out of band."""
+    state = context.get("state")
+    if state is None or not shares_tools(state.config.ruleset):
+        return {"data": None, "holder": False}
+    oob = context.get("oob", False)
+    if context.get("table_tools") is None:
+        return {"data": None, "holder": True, "oob": oob}
     data = answer(context["access"], context["state"], context["names"])
-    return {"data": data, "oob": context.get("oob", False)}
+    return {"data": data, "holder": True, "oob": oob}

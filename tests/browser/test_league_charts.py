@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
+from playwright.sync_api import expect
 
 from scorekeeper.models import League, Player
 from tests.scorekeeper.league_factories import play_syn
@@ -143,7 +144,7 @@ def test_a_tap_on_the_key_brings_one_line_forward(signed_in_page: Any, live_serv
         grandpa = key.filter(has_text="Grandpa Joe Senior")
         series = grandpa.get_attribute("data-series")
         grandpa.click()
-        page.wait_for_function("document.querySelectorAll('figure.ch .ch-series').length === 10")
+        expect(page.locator("figure.ch .ch-series")).to_have_count(10)
         page.wait_for_timeout(250)  # the fade's transition
         faded = _faded(page)
         assert len(faded) == 9
@@ -215,7 +216,7 @@ def test_the_head_to_head_table_fits_or_scrolls_with_a_cue(
             assert ties_box is not None
             assert ties_box["x"] + ties_box["width"] <= box["x"] + box["width"] + 0.5
             # At the end: the cue is gone.
-            page.wait_for_function("document.querySelector('.lg-h2h-cue').hidden")
+            expect(page.locator(".lg-h2h-cue")).to_be_hidden()
         folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
         if folder:
             wrap.evaluate("w => { w.scrollLeft = 0; }")

@@ -49,16 +49,18 @@ def test_standard_scoring_to_past_500(signed_in_page: Any, live_server: Any) -> 
     went_out(page, "Ana")
     expect(page.locator("#entry .savebar-points")).to_have_text("Ana out · 2 to enter")
     counted(page, "Bo", 400)
-    counted(page, "Cy", 50)
+    counted(page, "Cy", 49)
     save(page, 1)
-    assert footer(page) == ["450", "0", "0"]
+    assert footer(page) == ["449", "0", "0"]
 
-    # The spec: Ana at 450 goes out, Bo holds a Wild: 500 drops back to 0.
+    # The spec: Ana goes out, Bo holds a Wild: exactly 500 drops back to 0. (Cy holds
+    # a card too: "0 and 7 Cards – 50 points", so no card scores 0 and nobody who did
+    # not go out holds 0 points; her 1 makes Ana's 449 the spec's 450.)
     went_out(page, "Ana")
     tap(page, "Bo", "W")
     pad_shows(page, "Bo", "50 pts")
-    counted(page, "Cy", 0)
-    expect(page.locator(".pad[data-name='Ana'] .pad-points")).to_have_text("scores 50")
+    counted(page, "Cy", 1)
+    expect(page.locator(".pad[data-name='Ana'] .pad-points")).to_have_text("scores 51")
     save(page, 2)
     assert running(page, 2)[0] == "0"
     expect(page.locator(".hand-row[data-hand='2'] td .note")).to_have_text("500 → 0")
@@ -95,11 +97,11 @@ def test_penalty_scoring_lowest_wins(signed_in_page: Any, live_server: Any) -> N
     )
     went_out(page, "Ana")
     counted(page, "Bo", 300)
-    counted(page, "Cy", 100)
+    counted(page, "Cy", 99)
     save(page, 1)
     went_out(page, "Bo")
     counted(page, "Ana", 470)
-    counted(page, "Cy", 0)
+    counted(page, "Cy", 1)  # every card scores at least 1: a player holding cards never 0
     save(page, 2)
     assert footer(page) == ["470", "300", "100"]
 
