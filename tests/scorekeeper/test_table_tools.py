@@ -452,17 +452,19 @@ def test_the_api_reads_the_tools_from_the_rows_the_sheet_read() -> None:
     assert (tapped["hand"], tapped["penalty"]) == (3, 5)
 
 
-def test_an_ended_games_sheet_keeps_an_empty_holder_for_the_tools_state() -> None:
+@pytest.mark.parametrize(("state", "has_data"), [("in_progress", True), ("ended", False)])
+def test_an_ended_games_sheet_keeps_an_empty_holder_for_the_tools_state(
+    state: str, has_data: bool
+) -> None:
     """A game over has no tools, but its page still holds the (empty) element that a live
     answer swaps out of band: a phone left on it when an undo reopens the game gets the
     tools back instead of an htmx error (no target)."""
     from tests.scorekeeper.test_access import _game
 
-    for state, has_data in (("in_progress", True), ("ended", False)):
-        game, users = _game("owner", state)
-        client = Client()
-        client.force_login(users["owner"])
-        page = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
-        holder = page.split('id="table-tools-state"', 1)
-        assert len(holder) == 2, state
-        assert holder[1].startswith(" hidden></div>") is not has_data, state
+    game, users = _game("owner", state)
+    client = Client()
+    client.force_login(users["owner"])
+    page = client.get(reverse("game_sheet", args=[game.pk])).content.decode()
+    holder = page.split('id="table-tools-state"', 1)
+    assert len(holder) == 2
+    assert holder[1].startswith(" hidden></div>") is not has_data
