@@ -275,6 +275,12 @@ class Ruleset(ABC):
         """Check and score hand ``number`` given the running state ``carry`` (not
         changed); the outcome's ``carry`` is the running state after it."""
 
+    def check_entry(self, config: GameConfig, outcome: HandOutcome) -> None:  # noqa: B027
+        """Raise :class:`RuleError` for what a new or corrected hand (folded into
+        ``outcome``) must say although a stored hand entered before it was asked is read
+        without it. Called where a hand is entered, never when stored hands are
+        replayed (override when needed)."""
+
     @abstractmethod
     def finish(
         self,

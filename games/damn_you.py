@@ -161,6 +161,38 @@ def last_chip_needed(after_ante: Mapping[int, int], passes: Mapping[int, int]) -
     return bool(holders) and all(passes.get(p, 0) >= after_ante[p] for p in holders)
 
 
+def last_chip_unnamed(config: GameConfig, outcome: HandOutcome) -> bool:
+    """Whether a folded hand needed ``last_chip`` (its passes left nobody holding chips)
+    and was read without it. House reading: such a hand, stored before the question was
+    asked, is read as it was scored when it was entered: the player who went out takes
+    the pot (then holds every chip, so wins unless it was the last hand anyway). The
+    chips after the ante come from the outcome: the totals before the hand (totals less
+    the hand's points) less the ante paid.
+
+        >>> game = DamnYou()
+        >>> config = game.configure(players=[1, 2, 3], options={"starting_chips": 2})
+        >>> broke = {"winner": 1, "results": [
+        ...     {"player": 1, "passes": 1, "cards_left": 0},
+        ...     {"player": 2, "passes": 1, "cards_left": 4},
+        ...     {"player": 3, "passes": 3, "cards_left": 2}]}
+        >>> outcome = game.play(config, [broke]).hands[0]
+        >>> last_chip_unnamed(config, outcome), outcome.winner, dict(outcome.totals)
+        (True, 1, {1: 6, 2: 0, 3: 0})
+        >>> named = game.play(config, [{**broke, "last_chip": 3}]).hands[0]
+        >>> last_chip_unnamed(config, named), named.winner
+        (False, None)
+    """
+    if outcome.input.get("last_chip") is not None:
+        return False
+    ante = {int(a["player"]): int(a["paid"]) for a in outcome.extras.get("ante") or []}
+    after_ante = {
+        p: int(outcome.totals[p]) - int(outcome.points[p]) - ante.get(p, 0) for p in config.players
+    }
+    results = outcome.input.get("results") or []
+    passes = {int(r["player"]): int(r.get("passes") or 0) for r in results}
+    return last_chip_needed(after_ante, passes)
+
+
 def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> DamnYouHand:
     """Check a reported hand: every player once, with passes (default 0) and cards left
     (0 for the player who went out, 1 up to the cards dealt for everyone else)."""
@@ -417,6 +449,16 @@ class DamnYou(Ruleset):
             o.number, o.dealer, o.winner, o.input, o.points, o.totals, None, o.extras, after
         )
 
+    def check_entry(self, config: GameConfig, outcome: HandOutcome) -> None:
+        """A new or corrected hand whose passes leave nobody holding chips must name who
+        paid the last chip (``last_chip``). Only an entry is refused: a stored hand
+        entered before the question was asked replays as it was scored then (see
+        :func:`last_chip_unnamed`)."""
+        if last_chip_unnamed(config, outcome):
+            raise RuleError(
+                "the passes leave nobody holding chips: say who paid the last chip", "last_chip"
+            )
+
     def finish(
         self,
         config: GameConfig,
@@ -493,10 +535,12 @@ class DamnYou(Ruleset):
         holders = chip_holders(chips)
         needed = last_chip_needed(after_ante, hand.passes)
         _check_last_chip(hand, after_ante, needed)
-        if len(holders) == 1 or needed:
+        if len(holders) == 1 or hand.last_chip is not None:
             # Early end during the passes: the lone holder, or (nobody left holding
             # chips) whoever paid the last chip, wins; nobody goes out and the pot
-            # stays where it is.
+            # stays where it is. A stored hand without ``last_chip`` where it is
+            # needed reads on (house reading: as it was scored when it was entered,
+            # see ``DamnYou.check_entry``): the player who went out takes the pot.
             sole = holders[0] if holders else hand.last_chip
             winner = None
         else:
@@ -555,12 +599,9 @@ class DamnYou(Ruleset):
 
 
 def _check_last_chip(hand: DamnYouHand, after_ante: Mapping[int, int], needed: bool) -> None:
-    """``last_chip`` is given exactly when the passes leave nobody holding chips, and
-    names a player who still held chips after the ante."""
-    if needed and hand.last_chip is None:
-        raise RuleError(
-            "the passes leave nobody holding chips: say who paid the last chip", "last_chip"
-        )
+    """``last_chip`` is given only when the passes leave nobody holding chips, and names
+    a player who still held chips after the ante. (That it is given whenever they do is
+    checked on entry only: ``DamnYou.check_entry``.)"""
     if not needed and hand.last_chip is not None:
         raise RuleError(
             "who paid the last chip is asked only when the passes leave nobody holding "

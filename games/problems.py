@@ -76,7 +76,8 @@ def entry_problems(
     """Every problem of ``entry`` as the next hand after ``hands`` (stored inputs); an
     empty tuple when the engine accepts it."""
     try:
-        rules.play(config, [*hands, entry])
+        state = rules.play(config, [*hands, entry])
+        rules.check_entry(config, state.hands[-1])
     except RuleError as error:
         return error.problems
     return ()

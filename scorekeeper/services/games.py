@@ -210,6 +210,7 @@ def hand_record(
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
         check_possible(at.config, outcome.input)
+        at.rules.check_entry(at.config, outcome)
         check_likely(at, outcome, confirm)
         hand = insert_hand(locked, outcome, user, guest, last_revision=redone)
         sync_derived(locked, state, at.seats, was_finished=False, first_changed=outcome.number)
@@ -280,6 +281,7 @@ def hand_replace(
         outcome = folded[0]
         if outcome.input != target.input:
             check_possible(at.config, outcome.input)
+            at.rules.check_entry(at.config, outcome)
             check_likely(at, outcome, confirm)
         state = at.rules.resume(at.config, folded, closed=locked.closed)
         if outcome.input != target.input:

@@ -360,7 +360,8 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
     game = access.game
     entry, hand_input = _entry_from(request, game)
     names = player_names(game)
-    inputs = [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
+    stored = [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
+    inputs = list(stored)
     number = optional_id(request.POST.get("edit_number")) or 0
     editing = 1 <= number <= len(inputs)
     if editing:
@@ -377,6 +378,9 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
                 game_config(game), [hand_input], closed=game.closed, state=game_state(game)
             )
         outcome = state.hands[number - 1 if editing else -1]
+        if not editing or outcome.input != stored[number - 1]:
+            # What only an entry must say (a stored hand as it stands is not refused).
+            RULESETS[game.ruleset].check_entry(state.config, outcome)
         rows = []
         chips = {int(c["player"]): c for c in outcome.extras.get("chips") or []}
         for p in state.config.players:

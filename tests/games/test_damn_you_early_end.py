@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.base import GameConfig, RuleError
-from games.damn_you import DamnYou, ante_due, deal_sizes, last_chip_needed
+from games.damn_you import DamnYou, ante_due, deal_sizes, last_chip_needed, last_chip_unnamed
 from tests.games.helpers import assert_competition_ranks
 
 GAME = DamnYou()
@@ -73,11 +73,16 @@ def test_passes_leaving_nobody_with_chips_need_the_last_payer() -> None:
     # "passes are paid one at a time in turn": when the passes leave nobody holding
     # chips, the player who paid the last pass was the last holder and wins.
     hand_2 = {"winner": A, "results": [result(A, 0, 0), result(B, 20, 5), result(C, 5, 3)]}
+    # An entry must name them (the check of a new or corrected hand).
+    unnamed = GAME.play(three(), [HAND_1, hand_2])
+    assert last_chip_unnamed(three(), unnamed.hands[1])
     with pytest.raises(RuleError) as err:
-        GAME.play(three(), [HAND_1, hand_2])
+        GAME.check_entry(three(), unnamed.hands[1])
     assert err.value.field == "last_chip"
     assert "say who paid the last chip" in err.value.message
     state = GAME.play(three(), [HAND_1, {**hand_2, "last_chip": C}])
+    GAME.check_entry(three(), state.hands[1])
+    assert not last_chip_unnamed(three(), state.hands[1])
     assert state.finished
     assert state.winners == (C,)
     assert state.scores == {A: 0, B: 0, C: 0}
@@ -87,6 +92,38 @@ def test_passes_leaving_nobody_with_chips_need_the_last_payer() -> None:
     with pytest.raises(RuleError) as err:
         GAME.play(three(), [HAND_1, {**hand_2, "last_chip": C}, hand_2])
     assert err.value.message == "the game is over: player 3 paid the last chip in hand 2"
+
+
+def test_a_stored_hand_without_the_last_payer_reads_as_it_was_entered() -> None:
+    # House reading: a hand stored before the sheet asked who paid the last chip is
+    # read as it was scored then: the player who went out (A, broke) takes the pot and,
+    # holding every chip, wins. Replaying it never fails.
+    hand_2 = {"winner": A, "results": [result(A, 0, 0), result(B, 20, 5), result(C, 5, 3)]}
+    state = GAME.play(three(), [HAND_1, hand_2])
+    assert state.finished
+    assert state.ended_by == "early"
+    assert state.winners == (A,)
+    assert state.scores == {A: 15, B: 0, C: 0}
+    assert state.extras["pot"] == 0
+    outcome = state.hands[1]
+    assert outcome.winner == A
+    assert outcome.extras["early_end"] is True
+    assert "last_chip" not in outcome.input
+    with pytest.raises(RuleError) as err:
+        GAME.play(three(), [HAND_1, hand_2, hand_2])
+    assert err.value.message == "the game is over: only player 1 holds chips since hand 2"
+
+
+def test_a_stored_last_hand_without_the_last_payer_ends_by_the_hands() -> None:
+    # On the last hand of the game the same reading ends the game by the hands: the
+    # player who went out holds every chip, so wins on chips.
+    hand_2 = {"winner": C, "results": [result(A, 0, 4), result(B, 0, 1), result(C, 0, 0)]}
+    hand_3 = {"winner": A, "results": [result(A, 0, 0), result(B, 20, 5), result(C, 9, 3)]}
+    state = GAME.play(three(), [HAND_1, hand_2, hand_3])
+    assert last_chip_unnamed(three(), state.hands[2])
+    assert state.ended_by == "hands"
+    assert state.winners == (A,)
+    assert state.scores == {A: 15, B: 0, C: 0}
 
 
 def test_last_chip_refused_when_not_needed_or_impossible() -> None:
@@ -147,6 +184,8 @@ class Model:
     pot: int = 0
     winner: int | None = None
     hands: list[dict[str, Any]] = field(default_factory=list)
+    #: Per hand: its passes left nobody holding chips and it does not name the last payer.
+    unnamed: list[bool] = field(default_factory=list)
 
     def holders(self) -> list[int]:
         return [p for p, n in self.chips.items() if n > 0]
@@ -198,9 +237,15 @@ def games(draw: st.DrawFn) -> tuple[GameConfig, list[dict[str, Any]], Model]:
         for p in order:  # the lone holder's own passes still go in (the engine's sum)
             model.pay(p, owed[p])
         if had_chips and not model.holders():
-            hand["last_chip"] = draw(st.sampled_from(had_chips))
-            model.winner = hand["last_chip"]
-            break
+            model.unnamed.append(draw(st.booleans()))
+            if not model.unnamed[-1]:
+                hand["last_chip"] = draw(st.sampled_from(had_chips))
+                model.winner = hand["last_chip"]
+                break
+            # A hand stored before the question was asked: read as it was entered,
+            # through the payments (nobody has chips to pay) to the pot.
+        else:
+            model.unnamed.append(False)
         if len(model.holders()) == 1:
             model.winner = model.holders()[0]
             break
@@ -233,6 +278,8 @@ def test_the_game_ends_the_moment_one_player_holds_chips(
         if not hand.extras["early_end"]:
             assert hand.extras["pot"] == 0
     assert sum(state.scores.values()) + state.extras["pot"] == total
+    # Only an entry must name the last payer: replay reads a stored hand without it.
+    assert [last_chip_unnamed(cfg, hand) for hand in state.hands] == model.unnamed
     assert state.scores == model.chips
     assert state.extras["pot"] == model.pot
     assert_competition_ranks(state.standings, key=lambda row: -row.score)
