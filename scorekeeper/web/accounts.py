@@ -4,8 +4,9 @@ that stands for the new user at the table, when the instance's sign-up policy
 (``settings.SIGNUP``: open, by invitation or closed) allows it.
 
 Every form that takes a password or sends mail is rate-limited per client address
-(:func:`scorekeeper.security.rate_limit`, ``settings.RATE_LIMITS``); wrong passwords also
-lock a username out from that address for a while (django-axes, see settings).
+(:func:`scorekeeper.security.rate_limit`, ``settings.RATE_LIMITS``) — sign-ins only when
+they fail, so a club signing in on one Wi-Fi is not refused; wrong passwords also lock a
+username out from that address for a while (django-axes, see settings).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import RuleError
 from scorekeeper.errors import AccountRefused
-from scorekeeper.security import rate_limit
+from scorekeeper.security import rate_limit, redirected
 from scorekeeper.services.accounts import account_create, signup_check
 from scorekeeper.validation import clean_name
 
@@ -157,7 +158,9 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
 urlpatterns = [
     path(
         "accounts/login/",
-        rate_limit("sign-in")(auth_views.LoginView.as_view(form_class=SignInForm)),
+        rate_limit("sign-in", succeeded=redirected)(
+            auth_views.LoginView.as_view(form_class=SignInForm)
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
