@@ -85,7 +85,24 @@ def signup_context(request: HttpRequest) -> dict[str, str]:
     return {"signup_policy": settings.SIGNUP}
 
 
-class SignUpForm(UserCreationForm):
+class FocusFirstError(forms.BaseForm):
+    """A form that, shown again with errors, puts the focus (``autofocus``) on the first
+    field in error instead of where it starts (Django's sign-up form: the username), so
+    a phone opens on what to fix and a screen reader reads it first."""
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        wrong = next((name for name in self.fields if name in self.errors), None)
+        if wrong is None or self.fields[wrong].widget.is_hidden:
+            return
+        for name, each in self.fields.items():
+            each.widget.attrs.pop("autofocus", None)
+            if name in self.errors:
+                each.widget.attrs["aria-invalid"] = "true"
+        self.fields[wrong].widget.attrs["autofocus"] = True
+
+
+class SignUpForm(FocusFirstError, UserCreationForm):
     email = forms.EmailField(
         label="E-mail address",
         max_length=254,
