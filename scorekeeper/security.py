@@ -8,7 +8,8 @@ workers does not multiply a limit:
   lockout answers :func:`lockout_response`;
 * requests per client address — sign-in, sign-up, the token endpoint, and any view that
   wants it — are counted in :class:`~scorekeeper.models.RateCounter` rows through
-  :func:`rate_limit`.
+  :func:`rate_limit`. Sign-ins count only when they fail (``succeeded=``): a club on
+  one Wi-Fi signs in many times from one address, a password guesser fails.
 
 Throttling another view takes one line::
 
@@ -19,6 +20,9 @@ Throttling another view takes one line::
 
     @rate_limit("join", methods=("GET", "POST"))   # the rate from settings.RATE_LIMITS["join"]
     def join(request: HttpRequest, token: str) -> HttpResponse: ...
+
+    @rate_limit("sign-in", succeeded=redirected)   # only attempts that fail stay counted
+    def sign_in(request: HttpRequest) -> HttpResponse: ...
 
 For a class-based view wrap ``as_view()``: ``rate_limit("api-token")(TokenApi.as_view())``.
 Over the limit the view is not called: the client gets a ``429`` with ``Retry-After`` —
@@ -180,15 +184,21 @@ def parse_rate(rate: str) -> tuple[int, int]:
     return int(limit), int(period[:-1] or 1) * PERIODS[period[-1]]
 
 
-def count_request(key: str, period: int) -> tuple[int, int]:
+def _window(key: str, period: int, now: float) -> tuple[str, int]:
+    """The counter row of ``key`` for the window of ``period`` seconds that holds
+    ``now``, and when that window ends (a Unix time)."""
+    ends = (int(now) // period + 1) * period
+    return f"{key}:{ends}", ends
+
+
+def count_request(key: str, period: int, now: float | None = None) -> tuple[int, int]:
     """Count one request against ``key`` in the current window of ``period`` seconds:
     the requests counted in that window so far, this one included, and the seconds
     until it ends. Every process adds to the same row with ``count = count + 1``, which
     the database applies one after another, so none is lost; the first request of a
     window makes its row and deletes the rows of windows that ended."""
-    now = time.time()
-    ends = (int(now) // period + 1) * period
-    window = f"{key}:{ends}"
+    now = time.time() if now is None else now
+    window, ends = _window(key, period, now)
     left = math.ceil(ends - now)
     counter = RateCounter.objects.filter(key=window)
     if not counter.update(count=F("count") + 1):
@@ -205,24 +215,57 @@ def count_request(key: str, period: int) -> tuple[int, int]:
     return counter.values_list("count", flat=True).first() or 1, left
 
 
+def uncount_request(key: str, period: int, now: float) -> None:
+    """Take back one request that :func:`count_request` counted at ``now`` — from the
+    window it was counted in, even if a new one has started since (``count - 1`` in
+    the database, as the counting is)."""
+    window, _ = _window(key, period, now)
+    RateCounter.objects.filter(key=window, count__gt=0).update(count=F("count") - 1)
+
+
+def redirected(response: HttpResponseBase) -> bool:
+    """``succeeded=`` for a sign-in page: a form that worked sends the browser on; one
+    that failed is shown again (or a ``429``)."""
+    return response.status_code in (301, 302, 303)
+
+
+def answered_ok(response: HttpResponseBase) -> bool:
+    """``succeeded=`` for an API sign-in: a ``2xx`` answer."""
+    return 200 <= response.status_code < 300
+
+
 def rate_limit(
-    group: str, rate: str | None = None, *, methods: Iterable[str] = ("POST",)
+    group: str,
+    rate: str | None = None,
+    *,
+    methods: Iterable[str] = ("POST",),
+    succeeded: Callable[[HttpResponseBase], bool] | None = None,
 ) -> Callable[[View], View]:
     """Limit a view to ``rate`` requests (``"30/10m"``, ``"10/h"``) per client address;
     only requests whose method is in ``methods`` count. Without ``rate`` the rate is
-    ``settings.RATE_LIMITS[group]``, read at each request (tests may change it)."""
+    ``settings.RATE_LIMITS[group]``, read at each request (tests may change it).
+
+    With ``succeeded``, a request whose answer it calls a success is taken back off the
+    count, so only failures add up to the limit (sign-ins: 60 members signing in from
+    one Wi-Fi are not refused; 31 wrong guesses are). Every request is counted before
+    the view runs, so attempts sent at once cannot slip past the limit together."""
     counted = {method.upper() for method in methods}
 
     def decorate(view: View) -> View:
         @wraps(view)
         def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            if request.method in counted:
-                limit, period = parse_rate(rate or settings.RATE_LIMITS[group])
-                key = f"{group}:{client_network(request) or 'unknown'}"
-                count, left = count_request(key, period)
-                if count > limit:
-                    return too_many_requests(request, left)
-            return view(request, *args, **kwargs)
+            if request.method not in counted:
+                return view(request, *args, **kwargs)
+            limit, period = parse_rate(rate or settings.RATE_LIMITS[group])
+            key = f"{group}:{client_network(request) or 'unknown'}"
+            now = time.time()
+            count, left = count_request(key, period, now)
+            if count > limit:
+                return too_many_requests(request, left)
+            response = view(request, *args, **kwargs)
+            if succeeded is not None and succeeded(response):
+                uncount_request(key, period, now)
+            return response
 
         return cast(View, limited)
 

@@ -6,11 +6,11 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from scorekeeper.api import API_ROOT
-from scorekeeper.security import rate_limit
+from scorekeeper.security import rate_limit, redirected
 
 urlpatterns = [
-    # The admin's sign-in counts towards the same per-address limit as the sign-in page.
-    path("admin/login/", rate_limit("sign-in")(admin.site.login)),
+    # The admin's failed sign-ins count towards the same per-address limit as the page's.
+    path("admin/login/", rate_limit("sign-in", succeeded=redirected)(admin.site.login)),
     path("admin/", admin.site.urls),
     path(f"{API_ROOT}v1/", include("scorekeeper.api.urls")),
     # The web app manifest: a template, for its addresses come from the URL configuration.

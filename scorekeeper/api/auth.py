@@ -4,9 +4,10 @@ password for the token sent as ``Authorization: Token <token>``; ``DELETE`` revo
 sign-up policy, as the sign-up page does.
 
 Password guessing meets the same limits as the sign-in page, counted in the database for
-every worker: requests per client address (:func:`scorekeeper.security.rate_limit`) and
-wrong passwords per username and address (django-axes, which answers the locked-out
-attempt with a JSON ``429`` through its middleware). Both give ``Retry-After``."""
+every worker: failed attempts per client address (:func:`scorekeeper.security.rate_limit`;
+a token handed out is not counted) and wrong passwords per username and address
+(django-axes, which answers the locked-out attempt with a JSON ``429`` through its
+middleware). Both give ``Retry-After``."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from rest_framework.views import APIView
 from games import RuleError
 from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.errors import AccountRefused
-from scorekeeper.security import lockout_response, rate_limit
+from scorekeeper.security import answered_ok, lockout_response, rate_limit
 from scorekeeper.services.accounts import SIGNUP_CLOSED, account_create
 from scorekeeper.validation import clean_name
 
@@ -209,6 +210,10 @@ class SignUpApi(APIView):
 
 
 urlpatterns = [
-    path("auth/token/", rate_limit("api-token")(TokenApi.as_view()), name="api-token"),
+    path(
+        "auth/token/",
+        rate_limit("api-token", succeeded=answered_ok)(TokenApi.as_view()),
+        name="api-token",
+    ),
     path("auth/signup/", rate_limit("sign-up")(SignUpApi.as_view()), name="api-signup"),
 ]

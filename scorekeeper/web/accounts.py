@@ -4,8 +4,9 @@ that stands for the new user at the table, when the instance's sign-up policy
 (``settings.SIGNUP``: open, by invitation or closed) allows it.
 
 Every form that takes a password or sends mail is rate-limited per client address
-(:func:`scorekeeper.security.rate_limit`, ``settings.RATE_LIMITS``); wrong passwords also
-lock a username out from that address for a while (django-axes, see settings).
+(:func:`scorekeeper.security.rate_limit`, ``settings.RATE_LIMITS``) — sign-ins only when
+they fail, so a club signing in on one Wi-Fi is not refused; wrong passwords also lock a
+username out from that address for a while (django-axes, see settings).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from games import RuleError
 from scorekeeper.errors import AccountRefused
-from scorekeeper.security import rate_limit
+from scorekeeper.security import rate_limit, redirected
 from scorekeeper.services.accounts import account_create, signup_check
 from scorekeeper.validation import clean_name
 
@@ -84,7 +85,24 @@ def signup_context(request: HttpRequest) -> dict[str, str]:
     return {"signup_policy": settings.SIGNUP}
 
 
-class SignUpForm(UserCreationForm):
+class FocusFirstError(forms.BaseForm):
+    """A form that, shown again with errors, puts the focus (``autofocus``) on the first
+    field in error instead of where it starts (Django's sign-up form: the username), so
+    a phone opens on what to fix and a screen reader reads it first."""
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        wrong = next((name for name in self.fields if name in self.errors), None)
+        if wrong is None or self.fields[wrong].widget.is_hidden:
+            return
+        for name, each in self.fields.items():
+            each.widget.attrs.pop("autofocus", None)
+            if name in self.errors:
+                each.widget.attrs["aria-invalid"] = "true"
+        self.fields[wrong].widget.attrs["autofocus"] = True
+
+
+class SignUpForm(FocusFirstError, UserCreationForm):
     email = forms.EmailField(
         label="E-mail address",
         max_length=254,
@@ -157,7 +175,9 @@ class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
 urlpatterns = [
     path(
         "accounts/login/",
-        rate_limit("sign-in")(auth_views.LoginView.as_view(form_class=SignInForm)),
+        rate_limit("sign-in", succeeded=redirected)(
+            auth_views.LoginView.as_view(form_class=SignInForm)
+        ),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

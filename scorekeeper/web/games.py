@@ -439,11 +439,18 @@ def hand_undo_view(request: HttpRequest, access: GameAccess, number: int) -> Htt
         )
     except ConflictError as exc:
         return _after_action(request, access, exc.message, error=True)
-    return _after_action(request, access, f"Hand {number} undone. Enter it again below.")
+    # The entry shows the undone hand again: fix what was wrong and save it.
+    text = f"Hand {number} undone: its entry is back below to fix and save again."
+    return _after_action(request, access, text, refill=number)
 
 
 def _after_action(
-    request: HttpRequest, access: GameAccess, text: str, *, error: bool = False
+    request: HttpRequest,
+    access: GameAccess,
+    text: str,
+    *,
+    error: bool = False,
+    refill: int | None = None,
 ) -> HttpResponse:
     if getattr(request, "htmx", None):
         ctx = sheet_context(
@@ -451,10 +458,12 @@ def _after_action(
             reload_access(access),
             flash="" if error else text,
             notice=text if error else "",
+            refill=refill,
         )
         return render_sheet(request, ctx, status=409 if error else 200)
     (messages.error if error else messages.success)(request, text)
-    return redirect("game_sheet", pk=access.game.pk)
+    sheet_url = reverse("game_sheet", args=[access.game.pk])
+    return redirect(f"{sheet_url}?refill={refill}" if refill else sheet_url)
 
 
 @login_required

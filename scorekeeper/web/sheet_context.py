@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import RULESETS, GameState
-from scorekeeper.models import Game
+from scorekeeper.models import Game, HandAction, HandRevision
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
@@ -29,8 +29,10 @@ from scorekeeper.selectors.rows import RECENT_HANDS, keep_after_write, keep_rows
 from scorekeeper.selectors.table import tools_for
 from scorekeeper.services.games import HandWritten
 from scorekeeper.services.locked_game import DERIVED_FIELDS
+from scorekeeper.validation import optional_id
 from scorekeeper.web import sheet, sheet_panel
 from scorekeeper.web.access import NOT_YOURS
+from scorekeeper.web.forms import Entry
 from scorekeeper.web.scoreboard import build_scoreboard
 
 
@@ -89,6 +91,20 @@ def hand_marker(state: GameState) -> str:
     return str(state.next_hand["number"]) if state.next_hand else "end"
 
 
+def undone_entry(game: Game, state: GameState, number: int | None) -> Entry | None:
+    """The entry of hand ``number`` as it was when it was undone, to fix and save again —
+    while that hand is the next one to enter (None otherwise)."""
+    if not number or not state.next_hand or int(state.next_hand["number"]) != number:
+        return None
+    undone = (
+        HandRevision.objects.filter(game=game, number=number, action=HandAction.UNDONE)
+        .order_by("-created_at", "-id")
+        .values_list("input", flat=True)
+        .first()
+    )
+    return Entry.from_input(undone) if undone is not None else None
+
+
 def sheet_context(
     request: HttpRequest,
     access: GameAccess,
@@ -99,9 +115,11 @@ def sheet_context(
     notice: str = "",
     preview: dict[str, Any] | None = None,
     since: int | None = None,
+    refill: int | None = None,
 ) -> dict[str, Any]:
     """What the sheet shows; ``since``: its grid holds only the rows of hands ``since``
-    onwards (the live answer to a phone that has the others)."""
+    onwards (the live answer to a phone that has the others); ``refill`` (or
+    ``?refill=N``): the entry shows undone hand N again, when N is the next hand."""
     game = access.game
     show_all = wants_every_hand(request)
     running = None
@@ -120,7 +138,9 @@ def sheet_context(
     grid = sheet.build_grid(game, state, names, recent=recent, since=since)
     apply_markers(grid.columns, markers)
     if panel is None and can_change:
-        panel = sheet_panel.build_panel(game, state, names)
+        refill = refill or optional_id(request.GET.get("refill"))
+        entry = undone_entry(game, state, refill)
+        panel = sheet_panel.build_panel(game, state, names, entry=entry)
     variant = rules.variant(game.variant or None) if rules.variants else None
     return {
         "game": game,

@@ -4,6 +4,7 @@ The sign-up page and ``POST /api/v1/auth/signup/`` follow the same policy."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -202,3 +203,26 @@ def test_the_admin_makes_invitations(db: None) -> None:
         ).content.decode()
     )
     assert api_signup("cy", invite="tuesday-club-2026").status_code == 201
+
+
+def focused(response: Any) -> list[str]:
+    """The names of the page's inputs that take the focus on load."""
+    html = response.content.decode()
+    tags = re.findall(r"<input[^>]*>", html)
+    return [re.search(r'name="([^"]+)"', t).group(1) for t in tags if " autofocus" in t]  # type: ignore[union-attr]
+
+
+def test_sign_up_errors_take_the_focus_to_the_first_field_in_error(db: None) -> None:
+    """Shown again with a password refused, the form opens on the password, not on the
+    username that was fine; with no error it opens on the username."""
+    client = Client()
+    assert focused(client.get("/accounts/signup/")) == ["username"]
+    weak = page_signup(client, "cy", password1="1234", password2="1234")
+    assert weak.status_code == 200
+    assert focused(weak) == ["password2"]  # (Django says what is wrong with it there)
+    assert 'aria-invalid="true"' in weak.content.decode()
+    mismatch = page_signup(client, "cy", password2="something-else-entirely")
+    assert focused(mismatch) == ["password2"]
+    both = page_signup(client, "", password2="something-else-entirely")
+    assert focused(both) == ["username"]
+    assert not User.objects.filter(username="cy").exists()

@@ -331,3 +331,82 @@ def test_a_username_too_long_to_store_is_a_failed_sign_in_not_an_error(db: None)
     )
     assert token.status_code == 400
     assert AccessAttempt.objects.filter(username="y" * 255).exists()
+
+
+def club(size: int) -> list[str]:
+    """Members of a club that sign in from one Wi-Fi (one address)."""
+    for i in range(size):
+        User.objects.create_user(f"member{i}", password=PASSWORD)
+    return [f"member{i}" for i in range(size)]
+
+
+@pytest.mark.django_db
+def test_sixty_good_sign_ins_from_one_address_are_never_refused(db: None) -> None:
+    """A club on one Wi-Fi: the members sign in (and out, and in again on another
+    phone) far more often than the address limit, and every one gets in. Only failed
+    attempts count, so guessing from that address is still cut off at the limit."""
+    allowed = int(settings.RATE_LIMITS["sign-in"].split("/")[0])
+    members = club(12)
+    statuses = []
+    for i in range(60):
+        client = Client()
+        statuses.append(sign_in(client, PASSWORD, username=members[i % 12]).status_code)
+        assert "_auth_user_id" in client.session
+    assert statuses == [302] * 60
+    admin = User.objects.create_superuser("root", password=PASSWORD)
+    for _ in range(5):
+        signed_in = Client().post(
+            "/admin/login/", {"username": admin.username, "password": PASSWORD, "next": "/admin/"}
+        )
+        assert signed_in.status_code == 302
+
+    client = Client()
+    failed = [sign_in(client, "guess", username=f"nobody{i}").status_code for i in range(allowed)]
+    assert failed == [200] * allowed
+    refused = sign_in(client, "guess", username="one-more")
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    # Past the limit the address waits, a right password too.
+    assert sign_in(Client(), PASSWORD, username=members[0]).status_code == 429
+
+
+@pytest.mark.django_db
+def test_sixty_tokens_from_one_address_are_never_refused(db: None) -> None:
+    allowed = int(settings.RATE_LIMITS["api-token"].split("/")[0])
+    members = club(6)
+    answers = [token(APIClient(), PASSWORD, username=members[i % 6]) for i in range(60)]
+    assert [a.status_code for a in answers] == [200] * 60
+    assert all(a.json()["token"] for a in answers)
+
+    client = APIClient()
+    failed = [token(client, "x", username=f"nobody{i}").status_code for i in range(allowed)]
+    assert failed == [400] * allowed
+    refused = token(client, "x", username="another")
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("Too many attempts. Try again in")
+    assert token(APIClient(), PASSWORD, username=members[0]).status_code == 429
+
+
+@pytest.mark.django_db
+def test_good_sign_ins_between_failures_do_not_reset_the_failures(db: None) -> None:
+    """Signing in in between does not wipe the address's failed attempts either."""
+    allowed = int(settings.RATE_LIMITS["sign-in"].split("/")[0])
+    members = club(1)
+    for i in range(allowed - 1):
+        assert sign_in(Client(), "guess", username=f"nobody{i}").status_code == 200
+        assert sign_in(Client(), PASSWORD, username=members[0]).status_code == 302
+    assert sign_in(Client(), "guess", username="nobody").status_code == 200
+    assert sign_in(Client(), "guess", username="nobody").status_code == 429
+
+
+@pytest.mark.django_db
+def test_rate_limit_counting_failures_only() -> None:
+    @rate_limit("check-test", "2/10m", succeeded=lambda response: response.status_code == 200)
+    def view(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(status=200 if request.POST.get("ok") else 400)
+
+    factory = RequestFactory()
+    assert [view(factory.post("/", {"ok": "1"})).status_code for _ in range(5)] == [200] * 5
+    assert [view(factory.post("/")).status_code for _ in range(3)] == [400, 400, 429]
+    assert view(factory.post("/", {"ok": "1"})).status_code == 429
+    assert RateCounter.objects.get(key__startswith="check-test:").count == 4
