@@ -8,7 +8,8 @@ leader first, so it is on screen however many players sit at the table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from games import RULESETS, GameState
@@ -87,3 +88,58 @@ def build_scoreboard(state: GameState, columns: Sequence[Column]) -> Scoreboard 
             )
         )
     return Scoreboard(title=shows.board_title(state), goal=shows.goal(config.options), lines=lines)
+
+
+@dataclass
+class FinalLine:
+    """One place of a finished game's standings: ``tied`` when another shares it."""
+
+    place: str
+    tied: bool
+    label: str
+    marker: str
+    score: str
+    unit: str
+    won: bool
+
+
+@dataclass
+class FinalBoard:
+    winners: list[str]
+    lines: list[FinalLine]
+    played: int
+
+
+def build_final_board(
+    state: GameState, columns: Sequence[Column], names: Mapping[int, str]
+) -> FinalBoard | None:
+    """A finished game's standings for the table display, winner first: each score in
+    the game's own terms (``final_score``: chips, points, hand wins, rubbers), split
+    into the number shown big and the words after it."""
+    if not state.finished:
+        return None
+    shows = presenter_for(state.config.ruleset)
+    by_key = {c.key: c for c in columns}
+    winners = set(state.winners)
+    ranks = Counter(row.rank for row in state.standings)
+    lines: list[FinalLine] = []
+    for row in state.standings:
+        key = row.team if row.team is not None else row.player
+        col = by_key.get(key) if key is not None else None
+        if col is None:
+            continue
+        number, _, unit = shows.final_score(row).partition(" ")
+        lines.append(
+            FinalLine(
+                place=ordinal(row.rank),
+                tied=ranks[row.rank] > 1,
+                label=col.label,
+                marker=col.marker,
+                score=number,
+                unit=unit,
+                won=bool(set(row.players) & winners),
+            )
+        )
+    return FinalBoard(
+        winners=[names.get(p, "?") for p in state.winners], lines=lines, played=state.played
+    )

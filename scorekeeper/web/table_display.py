@@ -2,7 +2,9 @@
 scoreboard, the hand in play (dealer, the game's facts) and the shared tools in big
 type, landscape, kept awake. Opened from the Share page or by a watch link (anyone who
 may see the sheet may open it); it follows the game live as the sheet does: the same
-events stream and poll (``static/js/live.js``), answered here with the display's parts."""
+events stream and poll (``static/js/live.js``), answered here with the display's parts.
+When the game ends the display turns into its final standings, winner first, across the
+whole screen (issue 29)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.web.access import game_page
+from scorekeeper.web.scoreboard import build_final_board
 from scorekeeper.web.sheet_context import reload_access, sheet_context, sheet_game
 
 
@@ -21,6 +24,9 @@ def _context(request: HttpRequest, access: GameAccess) -> dict[str, object]:
     context["can_change"] = False  # the display shows; the phones change
     tools = context.get("table_tools")
     context["display_facts"] = getattr(tools, "display_facts", [])
+    # At the end, the whole screen is the final standings: the moment the table looks.
+    state = context["state"]
+    context["final"] = build_final_board(state, context["grid"].columns, context["names"])
     return context
 
 

@@ -81,6 +81,8 @@ PAGES: list[Page] = [
     Page("sheet-uno-pad-open", "/games/{dirty_uno_live}/", click="#entry .pad-head >> nth=1"),
     Page("hand-correction", "/games/{dirt_live}/hands/1/"),
     Page("share", "/games/{dirt_live}/share/"),
+    Page("display-dirt-live", "/games/{dirt_live}/display/"),
+    Page("display-dirt-done", "/games/{dirt_done}/display/"),
     Page("join-name", "/join/{score_token}/", signed_in=False),
     Page("guest-remove", "/games/{dirt_live}/share/guests/{guest}/remove/"),
     Page("token-revoke", "/accounts/token/revoke/"),
