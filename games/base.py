@@ -10,6 +10,7 @@ into a :class:`GameState`. Totals are never stored: they always come from ``play
 from __future__ import annotations
 
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
@@ -17,6 +18,7 @@ from typing import Any, ClassVar, TypeVar
 from games.config import GameConfig, Option, Variant
 from games.errors import JSON, CardError, Problem, RuleError, mention
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
+from games.kit import TableKit
 from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
 
 T = TypeVar("T")
@@ -56,6 +58,23 @@ class Ruleset(ABC):
     wins_with: ClassVar[str] = "high"
     #: What ``score`` in the standings counts, in a few words ("points", "hand wins", "chips").
     score_label: ClassVar[str] = "points"
+    #: Whether a final ranking shows each player's score (False when the standings'
+    #: score is not what ranks them, e.g. an unfinished rubber's points).
+    ranking_shows_score: ClassVar[bool] = True
+    #: The tools every phone at the table shares (:mod:`games.table_tools`), as the
+    #: game's document describes its play; none by default.
+    table_kit: ClassVar[TableKit] = TableKit()
+    #: About the most one player's amount in a hand (:meth:`reported_amounts`) can
+    #: reasonably be, in :attr:`plausible_unit`; None: the game never asks the table to
+    #: confirm an amount (:mod:`games.plausible`).
+    plausible_ceiling: ClassVar[int | None] = None
+    #: What :meth:`reported_amounts` counts, in a word ("points", "passes").
+    plausible_unit: ClassVar[str] = "points"
+    #: How often the demo league (``manage.py seed_demo``) picks this game, as a weight
+    #: among the games, and how many hands it has played of this game tonight (0: no
+    #: game of it is in progress).
+    demo_weight: ClassVar[int] = 10
+    demo_tonight_hands: ClassVar[int] = 0
 
     # -- metadata ---------------------------------------------------------------------
 
@@ -99,6 +118,45 @@ class Ruleset(ABC):
         """How long the table's timer runs with these options (None: the game has no
         timer)."""
         return None
+
+    def rules_hint(self, next_hand: Mapping[str, JSON], names: Mapping[Any, str] | None) -> str:
+        """One line of rules that matters for the hand about to be played (``next_hand``
+        as :meth:`play` returns it), with player ids replaced by ``names`` (see
+        :func:`games.naming.player_name`); empty when the game has none."""
+        return ""
+
+    def reported_amounts(
+        self, config: GameConfig, number: int, hand: Mapping[str, JSON]
+    ) -> dict[int, int]:
+        """Each player's amount in hand ``number``'s stored (checked) input that
+        :mod:`games.plausible` compares with the table's usual (in
+        :attr:`plausible_unit`): none by default, and none for a player who went out."""
+        return {}
+
+    @abstractmethod
+    def random_hand(
+        self,
+        rng: random.Random,
+        config: GameConfig,
+        state: GameState,
+        skill: Mapping[int, float],
+    ) -> dict[str, JSON]:
+        """A plausible input for the next hand of a game in progress (``state``), as a
+        table would report it, dealt from real cards where the game scores cards: for
+        the demo league and the benchmarks (``scorekeeper.simulate``). Everything comes
+        from ``rng``; players with more ``skill`` (0: average) go out more often (see
+        :mod:`games.table_sim`)."""
+
+    def demo_setup(self, rng: random.Random, seats: Sequence[int]) -> dict[str, JSON]:
+        """The variant, house rules and teams (``{"variant", "options", "teams"}``, any
+        left out) a demo table seated at ``seats`` picks, drawn from ``rng``: the
+        defaults unless a game says otherwise."""
+        return {}
+
+    def open_ended(self, config: GameConfig) -> bool:
+        """Whether a game of this configuration never ends by its rules: the table closes
+        it by hand."""
+        return False
 
     # -- configuration ----------------------------------------------------------------
 

@@ -22,7 +22,8 @@ for play until one player holds all the chips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,9 +38,13 @@ from games.base import (
     as_count,
     as_player_id,
     top_ranked,
+    whole_number,
 )
 from games.errors import mention
+from games.kit import TableKit
+from games.naming import join_words, player_name
 from games.problems import Problems
+from games.table_sim import Skill, cards_held, pick_winner
 
 #: 52 cards and two jokers.
 DECK_SIZE = 54
@@ -355,6 +360,61 @@ class DamnYou(Ruleset):
     )
     wins_with = "high"
     score_label = "chips"
+    #: The holder of the seven of diamonds lays it first.
+    table_kit = TableKit(lead_card="7♦", lead_does="lay it in the centre and play first")
+    #: A player passes once a turn, and a hand rarely lasts 30 of their turns.
+    plausible_ceiling = 30
+    plausible_unit = "passes"
+    demo_weight = 20
+    demo_tonight_hands = 2
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        short = [player_name(p, names) for p in next_hand.get("short", [])]
+        dealer = next_hand.get("dealer")
+        parts = []
+        if dealer is not None:
+            parts.append(f"{player_name(dealer, names)} deals.")
+        parts.append("Whoever holds the 7♦ opens.")
+        if short:
+            verb = "antes" if len(short) == 1 else "ante"
+            parts.append(f"{join_words(short)} {verb} an extra chip (one card short).")
+        else:
+            parts.append("The cards come out even: no extra ante.")
+        return " ".join(parts)
+
+    def reported_amounts(
+        self, config: GameConfig, number: int, hand: Mapping[str, Any]
+    ) -> dict[int, int]:
+        """Each player's passes."""
+        amounts: dict[int, int] = {}
+        for row in hand.get("results") or []:
+            passes = whole_number(row.get("passes"))
+            if passes is not None:
+                amounts[int(row["player"])] = passes
+        return amounts
+
+    def random_hand(
+        self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
+    ) -> dict[str, Any]:
+        assert state.next_hand is not None
+        dealt = deal_sizes(config, int(state.next_hand["dealer"]))
+        winner = pick_winner(rng, config.players, skill)
+        results = []
+        for player in config.players:
+            s = skill.get(player, 0.0)
+            passes = max(0, round(rng.gauss(1.5 - s / 2, 1.2)))
+            left = 0 if player == winner else cards_held(rng, s, most=dealt[player])
+            results.append({"player": player, "passes": passes, "cards_left": left})
+        hand: dict[str, Any] = {"winner": winner, "results": results}
+        # Passes that leave nobody holding chips: the hand names who paid the last one.
+        due = {int(a["player"]): int(a["amount"]) for a in state.next_hand["ante"]}
+        after_ante = {p: int(state.scores[p]) - due[p] for p in config.players}
+        if last_chip_needed(after_ante, {r["player"]: r["passes"] for r in results}):
+            hand["last_chip"] = rng.choice([p for p in config.players if after_ante[p] > 0])
+        return hand
+
+    def demo_setup(self, rng: random.Random, seats: Sequence[int]) -> dict[str, Any]:
+        return {"options": {"starting_chips": 30 if rng.random() < 0.2 else 20}}
 
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [

@@ -6,8 +6,9 @@ variant fixes the sequence of dirt ranks and so the number of hands.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +24,9 @@ from games.base import (
     top_ranked,
 )
 from games.cards import FrenchCard, french_deck, french_rank, parse_french
-from games.shedding import parse_left_in_hand
+from games.kit import TableKit, TurnedUp
+from games.shedding import parse_left_in_hand, reported_left_in_hand
+from games.table_sim import Skill, expand, left_in_hand
 
 #: Dirt rank of each hand, by variant.
 DIRT_RANKS: dict[str, tuple[str, ...]] = {
@@ -177,6 +180,23 @@ class Dirt(Ruleset):
     supports_teams = True
     wins_with = "low"
     score_label = "points"
+    #: A joker makes the next player draw five, a dirt card as many as its rank, an ace
+    #: switches the direction; play begins on the dealer's left, and a first card
+    #: turned up acts as if the dealer played it.
+    table_kit = TableKit(
+        penalty=True,
+        reverses="an ace",
+        first_after_dealer=1,
+        turned_up=(
+            TurnedUp("an ace", -1, "and play goes counter-clockwise"),
+            TurnedUp("a seven", 2, "(the player on the dealer's left is skipped)"),
+        ),
+    )
+    #: Seven cards, jokers (50) and dirt cards (25) among them, rarely pass 250.
+    plausible_ceiling = 250
+    plausible_unit = "points"
+    demo_weight = 30
+    demo_tonight_hands = 3
 
     def __init__(self) -> None:
         # The deck of each number of decks, built once (it is never changed).
@@ -209,6 +229,63 @@ class Dirt(Ruleset):
             },
             {"card": "J, Q, K", "points": FACE_POINTS, "note": ""},
         ]
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        rank = str(next_hand["dirt_rank"])
+        number = next_hand.get("number")
+        left = next_hand.get("hands_left")
+        prefix = ""
+        if number is not None and left is not None:
+            prefix = f"Hand {number} of {int(number) + int(left) - 1}: "
+        effect = (
+            f"a {rank} skips the next player and the one after draws {rank}"
+            if rank == "7"
+            else f"a {rank} makes the next player draw {rank}"
+        )
+        return (
+            f"{prefix}{rank}s are dirt. Laid in suit, {effect} per dirt card unless they "
+            f"answer with a {rank}; each {rank} left in a hand scores {DIRT_POINTS}."
+        )
+
+    def reported_amounts(
+        self, config: GameConfig, number: int, hand: Mapping[str, Any]
+    ) -> dict[int, int]:
+        ranks = DIRT_RANKS.get(config.variant or "baby", DIRT_RANKS["baby"])
+        rank = ranks[min(number, len(ranks)) - 1]
+        ten = int(config.options.get("ten_points", 1))
+        return reported_left_in_hand(
+            hand, lambda code: card_points(_parse_card(code), rank, ten_points=ten)
+        )
+
+    def random_hand(
+        self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
+    ) -> dict[str, Any]:
+        assert state.next_hand is not None
+        dirt = str(state.next_hand["dirt_rank"])
+        ten = int(config.options.get("ten_points", 1))
+        decks = int(state.extras.get("decks") or config.options.get("decks") or 2)
+        return left_in_hand(
+            rng,
+            config.players,
+            skill,
+            expand(french_deck(decks, jokers_per_deck=2)),
+            most=9,
+            points_of=lambda code: card_points(parse_french(code), dirt, ten_points=ten),
+        )
+
+    def demo_setup(self, rng: random.Random, seats: Sequence[int]) -> dict[str, Any]:
+        roll = rng.random()
+        setup: dict[str, Any] = {
+            "variant": rng.choices(
+                ("baby", "full", "three-quarter", "tiny-baby-down", "tiny-baby-up"),
+                weights=(50, 15, 15, 10, 10),
+            )[0],
+            "options": {"ten_points": 10} if roll < 0.2 else {},
+        }
+        if len(seats) in (4, 6) and rng.random() < 0.25:
+            # Partner Dirt: partners sit across from each other.
+            setup["teams"] = [list(seats[0::2]), list(seats[1::2])]
+        return setup
 
     def check_config(self, config: GameConfig) -> None:
         if config.teams and len(config.teams[0]) < 1:

@@ -18,6 +18,7 @@ win two rubbers wins the match.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +38,9 @@ from games.base import (
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
 from games.errors import mention
+from games.kit import TableKit
 from games.problems import Problems
+from games.table_sim import Skill, expand, pick_winner
 
 RANKS_IN_PLAY: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
 #: The 24-card deck: 9 to ace in each suit, no jokers.
@@ -45,6 +48,11 @@ DECK = french_deck(1, jokers_per_deck=0, ranks=RANKS_IN_PLAY)
 DECK_NAME = "the 24-card deck (9 to ace)"
 #: The bower of each suit: the jack of the same colour in the other suit.
 BOWER: Mapping[str, str] = {"H": "JD", "D": "JH", "C": "JS", "S": "JC"}
+
+#: How the rules hint shows a suit.
+SUIT_SYMBOL: Mapping[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: Every card of the deck, for a simulated table's hands.
+_ALL_CARDS = expand(DECK)
 
 CLAIM_POINTS = 9
 BOWER_SURPLUS_COST = 3
@@ -321,6 +329,14 @@ class DirtyDeals(Ruleset):
     max_players = 4
     wins_with = "high"
     score_label = "points"
+    #: The standings' score is the unfinished rubber's points; the ranking is by rubbers.
+    ranking_shows_score = False
+    #: The negotiations' timer, and the holder of the nine of clubs leads to the first
+    #: trick.
+    table_kit = TableKit(
+        timer="negotiation timer", lead_card="9♣", lead_does="lead the first trick"
+    )
+    demo_weight = 15
     options = (
         Option(
             "negotiation_minutes",
@@ -332,6 +348,31 @@ class DirtyDeals(Ruleset):
             maximum=30,
         ),
     )
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        pairs = next_hand.get("bowers") or BOWER
+        listed = " · ".join(
+            f"{SUIT_SYMBOL[s]} {pairs[s][:-1]}{SUIT_SYMBOL[pairs[s][-1]]}"
+            for s in ("H", "D", "C", "S")
+            if s in pairs
+        )
+        return f"Bowers: {listed}."
+
+    def random_hand(
+        self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
+    ) -> dict[str, Any]:
+        winner = pick_winner(rng, config.players, skill)
+        suit = rng.choice(SUITS)
+        others = [c for c in _ALL_CARDS if parse_french(c).suit != suit]
+        count = rng.choices((0, 1, 2, 3, 4), weights=(30, 30, 20, 12, 8))[0]
+        surplus = rng.sample(others, count)
+        hand: dict[str, Any] = {"winner": winner, "suit": suit, "surplus": surplus}
+        holder = None
+        if BOWER[suit] not in surplus:
+            # Every card is in someone's hand: a bower not in the surplus is another's.
+            holder = rng.choice([p for p in config.players if p != winner])
+        hand["bower_holder"] = holder
+        return hand
 
     def table_timer_seconds(self, options: Mapping[str, Any]) -> int | None:
         """The negotiations' time limit (older games without the option: the default)."""

@@ -15,7 +15,8 @@ lowest wins). In both, a score of exactly 500 drops back to 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.base import (
@@ -29,7 +30,9 @@ from games.base import (
     top_ranked,
 )
 from games.cards import UnoCard, parse_uno, uno_deck, uno_value
-from games.shedding import parse_left_in_hand
+from games.kit import TableKit
+from games.shedding import parse_left_in_hand, reported_left_in_hand
+from games.table_sim import Skill, expand, left_in_hand
 
 #: A score above this ends the game.
 TARGET = 500
@@ -80,6 +83,10 @@ def _code(card: UnoCard) -> str:
     return card.code
 
 
+#: Every card of the deck, for a simulated table's hands.
+_ALL_CARDS = expand(uno_deck())
+
+
 class DirtyUno(Ruleset):
     slug = "dirty-uno"
     name = "Dirty UNO"
@@ -115,6 +122,48 @@ class DirtyUno(Ruleset):
     # The default (standard) scoring; penalty scoring is won low: see wins_with_for.
     wins_with = "high"
     score_label = "points"
+    #: A Reverse reverses, a 0 passes hands "in the current direction".
+    table_kit = TableKit(
+        reverses="a Reverse",
+        follows_direction="A 0 passes every hand to the next player this way. A Reverse "
+        "turned up first: play starts counter-clockwise, on the dealer's right.",
+    )
+    #: A long hand after draws (wilds, 0s and 7s at 50) can be big, but not more than
+    #: the 500 a whole game is played to.
+    plausible_ceiling = 500
+    plausible_unit = "points"
+    demo_weight = 20
+    demo_tonight_hands = 1
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        return (
+            "Settle the last card before counting: after a +2 or Wild +4 the next player "
+            "draws, after an identical card the previous player draws, after a 0 no hands "
+            "pass."
+        )
+
+    def reported_amounts(
+        self, config: GameConfig, number: int, hand: Mapping[str, Any]
+    ) -> dict[int, int]:
+        return reported_left_in_hand(
+            hand, lambda code: card_points(parse_uno(code, colour_optional=True))
+        )
+
+    def random_hand(
+        self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
+    ) -> dict[str, Any]:
+        # With ten players a 108-card deck still leaves plenty: at most 9 x 8 cards held.
+        return left_in_hand(
+            rng,
+            config.players,
+            skill,
+            _ALL_CARDS,
+            most=8,
+            points_of=lambda code: card_points(parse_uno(code)),
+        )
+
+    def demo_setup(self, rng: random.Random, seats: Sequence[int]) -> dict[str, Any]:
+        return {"options": {"scoring": "penalty" if rng.random() < 0.25 else "standard"}}
 
     def wins_with_for(self, options: Mapping[str, Any] | None = None) -> str:
         """Whether the highest ("high") or lowest ("low") score wins with this ``scoring``."""

@@ -3,14 +3,15 @@
 A slip of the thumb (9,999 for 99) is a valid number, so the engine scores it; the
 score sheet asks the table to confirm it first. What counts as *unlikely*, per ruleset:
 
-* **what is compared**: each player's own amount in the hand, as reported —
-  Dirt and Dirty UNO the points of the cards left in hand (counted or from the cards),
-  D$%n You! the passes. Dirty Deals (a claim scores at most 9, a bower 3) and Screw Your
-  Neighbour (one hand win) cannot be far off, so they never ask.
+* **what is compared**: each player's own amount in the hand, as reported — what the
+  ruleset's :meth:`~games.base.Ruleset.reported_amounts` gives, in its
+  :attr:`~games.base.Ruleset.plausible_unit` (the points left in hand, the passes). A
+  game whose amounts cannot be far off has no
+  :attr:`~games.base.Ruleset.plausible_ceiling` and never asks.
 * **the table's usual**: the median of those amounts in this game's earlier hands
   (players who went out, holding nothing, left aside), over the last
   :data:`HISTORY_HANDS` hands.
-* **unlikely**: more than ``max(USUAL_FACTOR × usual, CEILING[ruleset])``, where the
+* **unlikely**: more than ``max(USUAL_FACTOR × usual, ceiling)``, where the ruleset's
   ceiling is about the most a hand can reasonably hold (with no earlier hands, the
   ceiling alone).
 
@@ -30,19 +31,9 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from games.base import GameConfig, whole_number
-from games.cards import parse_french, parse_uno
-from games.dirt import DIRT_RANKS, card_points
-from games.dirty_uno import card_points as uno_points
+from games.base import GameConfig
+from games.registry import get_ruleset
 
-#: About the most one player's hand can reasonably hold, per ruleset (the unit is
-#: :data:`WHAT`). Dirt: seven cards, jokers (50) and dirt cards (25) among them, rarely
-#: pass 250. Dirty UNO: a long hand after draws (wilds, 0s and 7s at 50) can be big, but
-#: not more than the 500 a whole game is played to. D$%n You!: a player passes once a
-#: turn, and a hand rarely lasts 30 of their turns.
-CEILING: Mapping[str, int] = {"dirt": 250, "dirty-uno": 500, "damn-you": 30}
-#: What is compared, in words, per ruleset.
-WHAT: Mapping[str, str] = {"dirt": "points", "dirty-uno": "points", "damn-you": "passes"}
 #: How far above the table's usual an amount may be before it asks.
 USUAL_FACTOR = 3
 #: The earlier hands the usual is taken from (the most recent ones).
@@ -68,42 +59,9 @@ class Unlikely:
 
 
 def reported_amounts(config: GameConfig, number: int, hand: Mapping[str, Any]) -> dict[int, int]:
-    """Each player's amount in hand ``number``'s stored (checked) input, per
-    :data:`WHAT`: players who went out, and games that never ask, give none."""
-    ruleset = config.ruleset
-    winner = hand.get("winner")
-    amounts: dict[int, int] = {}
-    if ruleset == "damn-you":
-        for row in hand.get("results") or []:
-            passes = whole_number(row.get("passes"))
-            if passes is not None:
-                amounts[int(row["player"])] = passes
-        return amounts
-    if ruleset not in ("dirt", "dirty-uno"):
-        return amounts
-    points_of = _card_points(config, number)
-    for row in hand.get("results") or []:
-        player = int(row["player"])
-        if player == winner:
-            continue
-        if row.get("points") is not None:
-            points = whole_number(row["points"])
-            if points is not None:
-                amounts[player] = points
-        elif row.get("cards") is not None:
-            amounts[player] = sum(points_of(code) for code in row["cards"])
-    return amounts
-
-
-def _card_points(config: GameConfig, number: int) -> Any:
-    if config.ruleset == "dirt":
-        ranks = DIRT_RANKS.get(config.variant or "baby", DIRT_RANKS["baby"])
-        rank = ranks[min(number, len(ranks)) - 1]
-        ten = int(config.options.get("ten_points", 1))
-        return lambda code: card_points(
-            parse_french(code, suit_optional=True), rank, ten_points=ten
-        )
-    return lambda code: uno_points(parse_uno(code, colour_optional=True))
+    """Each player's amount in hand ``number``'s stored (checked) input, as the ruleset
+    reports it: players who went out, and games that never ask, give none."""
+    return get_ruleset(config.ruleset).reported_amounts(config, number, hand)
 
 
 def table_usual(config: GameConfig, earlier: Sequence[tuple[int, Mapping[str, Any]]]) -> int | None:
@@ -125,12 +83,13 @@ def unlikely_amounts(
 ) -> list[Unlikely]:
     """The amounts of hand ``number`` (its checked input) far above the table's usual,
     given the ``earlier`` hands of the game as ``(number, input)`` pairs, oldest first."""
-    ceiling = CEILING.get(config.ruleset)
+    rules = get_ruleset(config.ruleset)
+    ceiling = rules.plausible_ceiling
     if ceiling is None:
         return []
     usual = table_usual(config, earlier)
     limit = max(USUAL_FACTOR * usual, ceiling) if usual is not None else ceiling
-    what = WHAT[config.ruleset]
+    what = rules.plausible_unit
     return [
         Unlikely(player, amount, what, usual, limit)
         for player, amount in reported_amounts(config, number, hand).items()

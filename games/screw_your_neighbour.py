@@ -13,7 +13,8 @@ game (``0`` leaves the game open until the table closes it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.base import (
@@ -28,6 +29,9 @@ from games.base import (
     top_ranked,
 )
 from games.errors import mention
+from games.kit import TableKit
+from games.naming import player_name
+from games.table_sim import Skill, pick_winner
 
 #: Two 52-card decks plus four jokers, eight cards to each player and one turned up
 #: to start the discard pile.
@@ -105,6 +109,34 @@ class ScrewYourNeighbour(Ruleset):
     )
     wins_with = "high"
     score_label = "hand wins"
+    #: Jacks reverse; black aces pass hands "in the direction of play".
+    table_kit = TableKit(
+        reverses="a jack",
+        follows_direction="Black aces pass every hand this way; the Bomb's pick-ups go "
+        "round this way.",
+    )
+    demo_weight = 15
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        dealer = next_hand.get("dealer")
+        who = player_name(dealer, names) if dealer is not None else "the dealer"
+        return (
+            f"{who} deals 8 each. Red aces are live for {who} alone if the grabbed portion "
+            f"ends within {RED_ACES_MARGIN} cards of exact."
+        )
+
+    def random_hand(
+        self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
+    ) -> dict[str, Any]:
+        return {"winner": pick_winner(rng, config.players, skill)}
+
+    def demo_setup(self, rng: random.Random, seats: Sequence[int]) -> dict[str, Any]:
+        roll = rng.random()
+        return {"options": {"target_wins": 5 if roll < 0.2 else (0 if roll < 0.3 else 3)}}
+
+    def open_ended(self, config: GameConfig) -> bool:
+        """A target of 0 hand wins: the table ends the game by hand."""
+        return int(config.options.get("target_wins", 3)) == 0
 
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         # The house rules score no cards: only who goes out first counts.

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from games.base import CardError, GameConfig, RuleError, as_count, as_player_id
+from games.base import CardError, GameConfig, RuleError, as_count, as_player_id, whole_number
 from games.cards import check_copies
 from games.errors import mention
 from games.problems import Problems
@@ -230,3 +230,24 @@ def _read_result(
             "results",
             player,
         )
+
+
+def reported_left_in_hand(
+    hand: Mapping[str, Any], points_of: Callable[[str], int]
+) -> dict[int, int]:
+    """Each player's points left in hand in a stored (checked) hand: the counted points,
+    or the cards' ``points_of`` summed; none for whoever went out (the amounts
+    :mod:`games.plausible` compares)."""
+    winner = hand.get("winner")
+    amounts: dict[int, int] = {}
+    for row in hand.get("results") or []:
+        player = int(row["player"])
+        if player == winner:
+            continue
+        if row.get("points") is not None:
+            points = whole_number(row["points"])
+            if points is not None:
+                amounts[player] = points
+        elif row.get("cards") is not None:
+            amounts[player] = sum(points_of(code) for code in row["cards"])
+    return amounts

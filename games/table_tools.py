@@ -20,16 +20,21 @@ the timer's length is :meth:`games.base.Ruleset.table_timer_seconds`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from games.base import Ruleset
+from games.base import Ruleset
+from games.kit import DIRECTION, LEADER, PENALTY, TIMER, TableKit, TurnedUp
+from games.registry import get_ruleset
 
-TIMER = "timer"
-PENALTY = "penalty"
-DIRECTION = "direction"
-LEADER = "leader"
+__all__ = [
+    "ACTION_TOOLS",
+    "TOOL_WORDS",
+    "TableKit",
+    "TurnedUp",
+    "actions_of",
+    "refusal",
+    "table_kit",
+]
 
 #: The tool each action of the table (``scorekeeper.services.table``) works.
 ACTION_TOOLS = {
@@ -51,89 +56,11 @@ TOOL_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class TurnedUp:
-    """A first card turned up that changes who plays first: ``steps`` seats clockwise
-    of the dealer (negative: counter-clockwise), and what else it means."""
-
-    card: str
-    steps: int
-    means: str = ""
-
-
-@dataclass(frozen=True)
-class TableKit:
-    """The shared tools of one game, as its document describes its play."""
-
-    #: The shared countdown's name ("negotiation timer"); empty: none.
-    timer: str = ""
-    #: Whether the table counts a draw penalty (the cards that add to it differ by hand:
-    #: the presenter's buttons).
-    penalty: bool = False
-    #: What reverses the direction of play ("an ace"); empty: nothing does, no tool.
-    reverses: str = ""
-    #: What else goes the way play goes, in the document's terms (shown by the tool).
-    follows_direction: str = ""
-    #: The card whose holder plays first ("9♣"): the table says who that is.
-    lead_card: str = ""
-    #: What its holder does with it, after "They" ("lead the first trick").
-    lead_does: str = ""
-    #: Who plays first when the deal decides it: this many seats clockwise of the
-    #: dealer (0: the deal does not decide it), and the first cards that change that.
-    first_after_dealer: int = 0
-    turned_up: tuple[TurnedUp, ...] = ()
-
-    def tools(self, *, timer: bool = True) -> frozenset[str]:
-        """The shared tools (``timer``: whether the game's options give it a timer)."""
-        found = set()
-        if self.timer and timer:
-            found.add(TIMER)
-        if self.penalty:
-            found.add(PENALTY)
-        if self.reverses:
-            found.add(DIRECTION)
-        if self.lead_card:
-            found.add(LEADER)
-        return frozenset(found)
-
-
-#: Each game's tools. Dirt: a joker makes the next player draw five, a dirt card as
-#: many as its rank, an ace switches the direction; play begins on the dealer's left,
-#: and a first card turned up acts as if the dealer played it. Screw Your Neighbour:
-#: jacks reverse, black aces pass hands "in the direction of play". D$%n You!: the
-#: holder of the seven of diamonds lays it first. Dirty UNO: a Reverse reverses, a 0
-#: passes hands "in the current direction". Dirty Deals: the negotiations' timer, and
-#: the holder of the nine of clubs leads to the first trick.
-KITS: dict[str, TableKit] = {
-    "dirt": TableKit(
-        penalty=True,
-        reverses="an ace",
-        first_after_dealer=1,
-        turned_up=(
-            TurnedUp("an ace", -1, "and play goes counter-clockwise"),
-            TurnedUp("a seven", 2, "(the player on the dealer's left is skipped)"),
-        ),
-    ),
-    "screw-your-neighbour": TableKit(
-        reverses="a jack",
-        follows_direction="Black aces pass every hand this way; the Bomb's pick-ups go "
-        "round this way.",
-    ),
-    "damn-you": TableKit(lead_card="7♦", lead_does="lay it in the centre and play first"),
-    "dirty-uno": TableKit(
-        reverses="a Reverse",
-        follows_direction="A 0 passes every hand to the next player this way. A Reverse "
-        "turned up first: play starts counter-clockwise, on the dealer's right.",
-    ),
-    "dirty-deals": TableKit(
-        timer="negotiation timer", lead_card="9♣", lead_does="lead the first trick"
-    ),
-}
-
-
 def table_kit(slug: str) -> TableKit:
-    """The shared tools of the game ``slug`` (none for a game not listed)."""
-    return KITS.get(slug, TableKit())
+    """The shared tools of the game ``slug`` (its ruleset's
+    :attr:`~games.base.Ruleset.table_kit`); :class:`~games.errors.RuleError` for a slug
+    that is no game."""
+    return get_ruleset(slug).table_kit
 
 
 def actions_of(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
@@ -144,7 +71,7 @@ def actions_of(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
     ['direction-flip']
     """
     timer = rules.table_timer_seconds(options) is not None
-    tools = table_kit(rules.slug).tools(timer=timer)
+    tools = rules.table_kit.tools(timer=timer)
     return [a for a, t in ACTION_TOOLS.items() if t in tools]
 
 

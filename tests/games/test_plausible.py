@@ -8,9 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import get_ruleset
-from games.plausible import CEILING, USUAL_FACTOR, table_usual, unlikely_amounts
+from games.plausible import USUAL_FACTOR, table_usual, unlikely_amounts
 
 PLAYERS = [1, 2, 3, 4]
+DIRT_CEILING = get_ruleset("dirt").plausible_ceiling
+assert DIRT_CEILING is not None
 
 
 def config(slug: str, **options: Any):
@@ -27,7 +29,7 @@ def points_hand(winner: int, **points: int) -> dict:
 def test_9999_in_a_dirt_hand_asks_even_without_history() -> None:
     found = unlikely_amounts(config("dirt"), 1, points_hand(1, p2=9999, p3=5, p4=7), [])
     assert [(u.player, u.amount, u.usual, u.limit, u.what) for u in found] == [
-        (2, 9999, None, CEILING["dirt"], "points")
+        (2, 9999, None, DIRT_CEILING, "points")
     ]
 
 
@@ -81,5 +83,5 @@ def test_an_amount_asks_exactly_when_above_the_limit(earlier: list[int], amount:
     history = [(n + 1, points_hand(1, p2=v)) for n, v in enumerate(earlier)]
     found = unlikely_amounts(cfg, len(history) + 1, points_hand(1, p2=amount), history)
     usual = table_usual(cfg, history)
-    limit = CEILING["dirt"] if usual is None else max(USUAL_FACTOR * usual, CEILING["dirt"])
+    limit = DIRT_CEILING if usual is None else max(USUAL_FACTOR * usual, DIRT_CEILING)
     assert bool(found) == (amount > limit)
