@@ -132,9 +132,13 @@ class Presenter:
     chart_title: ClassVar[str] = "Running totals after each hand"
     #: The scoreboard's unit of a score.
     unit: ClassVar[str] = "pts"
-    #: Whether ``table_tools`` offers any tool every phone shares (a timer, who leads,
-    #: a penalty, the direction): their state then rides with the live answer.
-    shares_table_tools: ClassVar[bool] = False
+
+    @property
+    def shares_table_tools(self) -> bool:
+        """Whether the game's table kit (:attr:`games.base.Ruleset.table_kit`) holds any
+        tool every phone shares (a timer, who leads, a penalty, the direction): their
+        state then rides with the live answer."""
+        return bool(table_kit(self.slug).tools())
 
     def goal(self, options: Mapping[str, Any]) -> str:
         """How the game is won, in a few words, for these options."""

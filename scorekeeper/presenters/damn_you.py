@@ -26,7 +26,6 @@ GAME_LENGTH_CHOICES = {
 
 class DamnYouPresenter(Presenter):
     slug = "damn-you"
-    shares_table_tools = True
     entry_template = "games/_entry_damn_you.html"
     per_player_entry = True
     points_hint = "Chips won or lost this hand; small: chips held."

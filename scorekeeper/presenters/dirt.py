@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 class DirtPresenter(LeftInHand):
     slug = "dirt"
-    shares_table_tools = True
     tag_label = "Dirt"
     points_hint = "Points left in hand this hand; small: running total. Lowest total wins."
 

@@ -29,7 +29,6 @@ SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
 class DirtyDealsPresenter(Presenter):
     slug = "dirty-deals"
-    shares_table_tools = True
     entry_template = "games/_entry_dirty_deals.html"
     tag_label = "Suit"
     points_hint = "Points this hand; small: points in the rubber."

@@ -21,7 +21,6 @@ UNO_LABELS = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}
 
 class DirtyUnoPresenter(LeftInHand):
     slug = "dirty-uno"
-    shares_table_tools = True
     points_hint = "Points scored this hand; small: running total."
 
     def goal(self, options: Mapping[str, Any]) -> str:

@@ -18,7 +18,6 @@ class ScrewPresenter(Presenter):
     total_label = "Wins"
     chart_title = "Hand wins"
     unit = "wins"
-    shares_table_tools = True
 
     def goal(self, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)
