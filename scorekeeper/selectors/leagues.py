@@ -390,8 +390,8 @@ def game_ranking(game: Game, seats: Sequence[SeatLine]) -> list[dict[str, Any]]:
     for seat in sorted(seats, key=lambda s: ((s.place or 0), s.position)):
         key: object = ("team", seat.team) if seat.team is not None else ("seat", seat.pk)
         groups.setdefault(key, []).append(seat)
-    # Dirty Deals' score is the unfinished rubber's points; its ranking is by rubbers.
-    show_score = not game.teams and game.ruleset != "dirty-deals"
+    # Some games' standings score is not what ranks them (an unfinished rubber's points).
+    show_score = not game.teams and game.ruleset_obj.ranking_shows_score
     return [
         {
             "place": members[0].place,

@@ -27,7 +27,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from games import GameState, RuleError, get_ruleset
+from games import RULESETS, GameState, RuleError, get_ruleset
 from scorekeeper.models import Game, Hand, HandRevision, League, Membership, Player
 from scorekeeper.selectors.games import game_config
 from scorekeeper.services import seasons
@@ -64,16 +64,18 @@ WEEKS = 52
 WEEKS_OFF = frozenset({6, 7, 29})
 #: The last this many nights (and tonight) are the season under way, "Autumn".
 AUTUMN_NIGHTS = 12
-#: How the table picks what to play (Dirty Deals needs exactly four at the table).
-RULESET_WEIGHTS: dict[str, int] = {
-    "dirt": 30,
-    "dirty-uno": 20,
-    "damn-you": 20,
-    "screw-your-neighbour": 15,
-    "dirty-deals": 15,
-}
-#: Tonight's games, still being played: ruleset and hands so far.
-TONIGHT: tuple[tuple[str, int], ...] = (("dirt", 3), ("damn-you", 2), ("dirty-uno", 1))
+#: How the table picks what to play: each game's ``demo_weight`` (a game is only picked
+#: when enough players are at the table for it).
+RULESET_WEIGHTS: dict[str, int] = {slug: rules.demo_weight for slug, rules in RULESETS.items()}
+#: Tonight's games, still being played: ruleset and hands so far (each game's
+#: ``demo_tonight_hands``; the demo player is at each of these tables).
+TONIGHT: tuple[tuple[str, int], ...] = tuple(
+    (slug, rules.demo_tonight_hands)
+    for slug, rules in RULESETS.items()
+    if rules.demo_tonight_hands > 0
+)
+#: Tonight's games started this many minutes apart, the last one a quarter of an hour ago.
+TONIGHT_APART = 40
 #: Chance that a hand is first entered with a slip and then corrected (or undone).
 CORRECTION_RATE = 0.05
 UNDO_RATE = 0.015
@@ -221,31 +223,13 @@ class DemoSeeder:
         """Who sits where, and the variant and house rules the table chose."""
         rules = get_ruleset(slug)
         seated = self.rng.sample(here, min(len(here), rules.max_players))
-        if slug == "dirty-deals":
-            seated = seated[:4]
         ids = [p.pk for p in seated]
         setup: dict[str, Any] = {
             "players": ids,
             "first_dealer": self.rng.choice(ids),
             "options": {},
         }
-        roll = self.rng.random()
-        if slug == "dirt":
-            setup["variant"] = self.rng.choices(
-                ("baby", "full", "three-quarter", "tiny-baby-down", "tiny-baby-up"),
-                weights=(50, 15, 15, 10, 10),
-            )[0]
-            if roll < 0.2:
-                setup["options"]["ten_points"] = 10
-            if len(ids) in (4, 6) and self.rng.random() < 0.25:
-                # Partner Dirt: partners sit across from each other.
-                setup["teams"] = [ids[0::2], ids[1::2]]
-        elif slug == "screw-your-neighbour":
-            setup["options"]["target_wins"] = 5 if roll < 0.2 else (0 if roll < 0.3 else 3)
-        elif slug == "damn-you":
-            setup["options"]["starting_chips"] = 30 if roll < 0.2 else 20
-        elif slug == "dirty-uno":
-            setup["options"]["scoring"] = "penalty" if roll < 0.25 else "standard"
+        setup.update(rules.demo_setup(self.rng, ids))
         return setup
 
     # -- playing --------------------------------------------------------------------
@@ -263,8 +247,8 @@ class DemoSeeder:
         config = game_config(game)
         rules = get_ruleset(slug)
         state: GameState = rules.play(config, [])
-        target = int(config.options.get("target_wins", 1)) if slug == "screw-your-neighbour" else 1
-        open_ended_hands = self.rng.randint(4, 7) if target == 0 else None
+        # A game that never ends by its rules: the table stops after a few hands.
+        open_ended_hands = self.rng.randint(4, 7) if rules.open_ended(config) else None
         while not state.finished and (hands is None or _played(state) < hands):
             if open_ended_hands is not None and _played(state) >= open_ended_hands:
                 state = game_close(game=game, user=self.user)
@@ -335,6 +319,7 @@ class DemoSeeder:
         demo = players[0]
         now = timezone.now()
         others = list(players[1:])
-        for minutes_ago, (slug, hands) in zip((95, 50, 15), TONIGHT, strict=True):
+        for index, (slug, hands) in enumerate(TONIGHT):
+            minutes_ago = 15 + TONIGHT_APART * (len(TONIGHT) - 1 - index)
             table = [demo, *self.rng.sample(others, 4)]
             self._play_game(slug, table, now - timedelta(minutes=minutes_ago), hands=hands)
