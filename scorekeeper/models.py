@@ -12,13 +12,21 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from games import RULESETS, Ruleset
+from games import RULESETS, RuleError, Ruleset, get_ruleset
 
-RULESET_CHOICES = [(slug, r.name) for slug, r in RULESETS.items()]
+
+def validate_ruleset(value: str) -> None:
+    """A game's ``ruleset`` must be a game of the engine's registry (``games.RULESETS``),
+    as it is now: the field keeps no list of its own, so a new game needs no migration."""
+    try:
+        get_ruleset(value)
+    except RuleError as exc:
+        raise ValidationError(exc.message, code="invalid_choice") from None
 
 
 class Player(models.Model):
@@ -167,7 +175,8 @@ class GameStatus(models.TextChoices):
 class Game(models.Model):
     """One score sheet: a ruleset, its set-up, and (through ``hands``) what was played."""
 
-    ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES)
+    #: The slug of a game of the engine's registry (checked by ``validate_ruleset``).
+    ruleset = models.CharField(max_length=40, validators=[validate_ruleset])
     variant = models.CharField(max_length=40, blank=True, default="")
     #: The effective house-rule options, defaults filled in at creation.
     options = models.JSONField(default=dict, blank=True)
@@ -225,6 +234,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_ruleset_display()} #{self.pk}"
+
+    def get_ruleset_display(self) -> str:
+        """The game's name, from the engine's registry (the slug for a game it no longer
+        has)."""
+        rules = RULESETS.get(self.ruleset)
+        return rules.name if rules is not None else self.ruleset
 
     @property
     def ruleset_obj(self) -> Ruleset:
