@@ -26,7 +26,7 @@ def validate_ruleset(value: str) -> None:
     try:
         get_ruleset(value)
     except RuleError as exc:
-        raise ValidationError(exc.message, code="invalid_choice") from None
+        raise ValidationError(exc.message, code="unknown_ruleset") from None
 
 
 class Player(models.Model):

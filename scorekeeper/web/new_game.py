@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import RULESETS, RuleError, Ruleset
+from games import RULESETS, RuleError, Ruleset, get_ruleset
 from games.base import whole_number
 from scorekeeper.models import Game, Player
 from scorekeeper.presenters import presenter_for
@@ -208,11 +208,19 @@ def _to_sheet(request: HttpRequest, game: Game) -> HttpResponse:
 def game_new(request: HttpRequest) -> HttpResponse:
     slug = request.POST.get("ruleset") or request.GET.get("ruleset") or ""
     if slug not in RULESETS:
+        # A game the engine does not have (an old link, a hand-made form): say so.
+        refused = ""
+        if slug:
+            try:
+                get_ruleset(slug)
+            except RuleError as exc:
+                refused = f"{exc.field}: {exc.message}"
         return render(
             request,
             "games/new.html",
             {
                 "choosing": True,
+                "refused": refused,
                 "league": (request.GET.get("league") or "").strip(),
                 "rulesets": [
                     {
@@ -222,6 +230,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     for r in RULESETS.values()
                 ],
             },
+            status=400 if refused else 200,
         )
     rules = RULESETS[slug]
     known = {p.pk: p for p in known_players(request.user)}
