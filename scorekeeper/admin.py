@@ -22,6 +22,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games import RULESETS
 from scorekeeper.models import (
     Game,
     Hand,
@@ -122,6 +123,20 @@ class HandInline(ReadOnlyInline):
     ordering = ["number"]
 
 
+class RulesetFilter(admin.SimpleListFilter):
+    """Games by ruleset, named as the engine's registry names them (the field keeps no
+    choices of its own)."""
+
+    title = "ruleset"
+    parameter_name = "ruleset"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(slug, rules.name) for slug, rules in RULESETS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(ruleset=self.value()) if self.value() else queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     """Games are made and changed on the score sheet (or the API), where the engine
@@ -137,7 +152,7 @@ class GameAdmin(admin.ModelAdmin):
         "hand_count",
         "created_at",
     ]
-    list_filter = ["ruleset", "status", "league"]
+    list_filter = [RulesetFilter, "status", "league"]
     list_select_related = ["league", "owner"]
     search_fields = ["=id", "league__name", "owner__username", "seats__player__name"]
     date_hierarchy = "created_at"

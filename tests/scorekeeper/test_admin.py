@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from games import RULESETS
 from scorekeeper.models import Game, League, Membership, Player, PlayerStanding
 from scorekeeper.services.games import game_create, hand_record
 
@@ -107,3 +108,11 @@ def test_hand_history_is_read_only(admin_client: Client, game: Game) -> None:
     response = admin_client.get(f"/admin/scorekeeper/handrevision/{revision.pk}/change/")
     assert response.status_code == 200
     assert 'name="_save"' not in response.content.decode()
+
+
+def test_the_ruleset_filter_names_the_registrys_games(admin_client: Client, game: Game) -> None:
+    response = admin_client.get("/admin/scorekeeper/game/", {"ruleset": "dirt"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert f"Screw Your Neighbour #{game.pk}" not in page
+    assert all(rules.name in page for rules in RULESETS.values())
