@@ -135,7 +135,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("scorekeeper/api/games.py", "damn-you"): API_DOCUMENTATION,
     ("scorekeeper/api/games.py", "dirt"): API_DOCUMENTATION,
     ("scorekeeper/api/games.py", "screw-your-neighbour"): API_DOCUMENTATION,
-    ("scorekeeper/api/leagues.py", "dirty-deals"): API_DOCUMENTATION,
     ("scorekeeper/api/rulesets.py", "dirty-deals"): API_DOCUMENTATION,
     # The card pads' "dirt" flag (a card of the hand's dirt rank), in Dirty UNO's pad
     # values too because the pad script reads it for every game.

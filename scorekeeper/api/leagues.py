@@ -144,7 +144,7 @@ class RankingOutputSerializer(serializers.Serializer):
     won = serializers.BooleanField()
     score = serializers.IntegerField(
         allow_null=True, help_text="The seat's score; null for a team or where the ranking "
-        "is not by score (dirty-deals)."
+        "is not by score (Dirty Deals ranks by rubbers)."
     )  # fmt: skip
 
 
