@@ -86,7 +86,15 @@ def test_a_payload_round_trips(game: int, version: int | None, first: int | None
     assert notify.parse(notify.payload(game, version, first)) == (game, version, first)
 
 
-@pytest.mark.parametrize("text", ["", "1 2", "a b c", "- 1 2", "1 2 3 4"])
+def test_a_change_names_its_versions_stamp() -> None:
+    said = notify.payload(5, 9, 8, "1795844960.282524")
+    assert notify.parse(said) == (5, 9, 8)
+    assert notify.stamp_of(said) == "1795844960.282524"
+    assert notify.stamp_of(notify.payload(5, 9, 8)) is None
+    assert notify.payload(5, None, None, "1795844960.282524") == "5 - -"  # deleted: none
+
+
+@pytest.mark.parametrize("text", ["", "1 2", "a b c", "- 1 2", "1 2 3 4", "1 2 3 x.y"])
 def test_a_malformed_payload_is_ignored(text: str) -> None:
     assert notify.parse(text) is None
     assert deliver(Hub(), text) == 0
