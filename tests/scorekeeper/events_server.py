@@ -103,7 +103,9 @@ class Stream:
             name, _, value = line.partition(":")
             value = value.removeprefix(" ")
             # Several data lines make one value, a line break between each (the standard).
-            fields[name] = f"{fields[name]}\n{value}" if name == "data" and name in fields else value
+            if name == "data" and name in fields:
+                value = f"{fields[name]}\n{value}"
+            fields[name] = value
         raise TimeoutError("no event")
 
     def close(self) -> None:

@@ -63,7 +63,8 @@ def test_every_write_is_heard_on_commit(listener: psycopg.Connection, user: User
     # Each version names the moment it was saved, as the caches' keys do (the events
     # server finds the kept live answer by it); a deleted game has none.
     stamps = [notify.stamp_of(p) for p in payloads]
-    assert all(stamps[:-1]) and stamps[-1] is None
+    assert all(stamps[:-1])
+    assert stamps[-1] is None
     assert [" ".join(p.split()[:3]) for p in payloads] == [
         f"{g} {v + 1} 1",
         f"{g} {v + 2} 2",
