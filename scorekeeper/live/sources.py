@@ -93,8 +93,8 @@ def deliver(
     if pusher is not None and version is not None and first is not None and stamp is not None:
         watchers = len(hub.subscribers(game))
         if watchers:
-            tools = versions.tools_of(game) if versions is not None else None
-            pusher.push(hub, game, version, first, stamp, tools)
+            revision = versions.tools_of(game) if versions is not None else None
+            pusher.push(hub, game, version, first, stamp, revision)
         return watchers
     return hub.publish(game, encode(version, first))
 
