@@ -153,8 +153,8 @@ class Bench:
         revision = tools_revision(game)
         return {
             "game": game.pk,
-            # The owner's sessions: the page gives them a manager's ticket.
-            "ticket": capability.issue(game.pk, "manage"),
+            # The owner's sessions: the page gives them an owner's ticket.
+            "ticket": capability.issue(game.pk, "owner"),
             "session": session[0],
             "csrf": session[1],
             "version": game.version,

@@ -18,7 +18,9 @@ SALT = "scorekeeper.live.events"
 #: reloaded or a hand is saved from it (the live answer, shared by every phone, brings
 #: no ticket: the phone keeps its page's).
 MAX_AGE = 24 * 60 * 60
-KINDS = ("manage", "score", "watch")
+#: "owner": the game's owner (a manager whose access nothing but deleting the game ends:
+#: the live answer is pushed to it, ``live.pushed``); "manage": another manager.
+KINDS = ("owner", "manage", "score", "watch")
 
 
 @dataclass(frozen=True)

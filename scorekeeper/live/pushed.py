@@ -35,11 +35,13 @@ MAX_BYTES = 48 * 1024
 #: a link: (may change hands, may manage, may record, is a guest). A kind's phones
 #: differ on none of these while the game is in play; at a finished version a scorer
 #: may change nothing, and no answer is kept under these flags: none is pushed.
+#: Only to the viewers whose stream ends when their access does: the owner (until the
+#: game is deleted, which ends every stream) and the guests (a link revoked, a guest
+#: removed end theirs). An account let in by its league or its seat may lose that
+#: while its stream is open: it asks Django, which checks, as before.
 FLAGS = {
-    ("manage", False): (True, True, True, False),
-    ("score", False): (True, False, True, False),
+    ("owner", False): (True, True, True, False),
     ("score", True): (True, False, True, True),
-    ("watch", False): (False, False, False, False),
     ("watch", True): (False, False, False, True),
 }
 
