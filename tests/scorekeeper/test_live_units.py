@@ -254,3 +254,39 @@ def test_a_stream_opening_while_the_server_stops_ends_at_once() -> None:
         return got
 
     assert aio.run(run()) == [None, HEARTBEAT]
+
+
+# -- the answer pushed with a hand's event -------------------------------------------------
+
+
+def test_a_pushed_answer_is_one_event_of_plain_data_lines() -> None:
+    from scorekeeper.live.pushed import MAX_BYTES, encode_answer
+
+    said = encode_answer(9, 8, '<div id="a">\n  one\n</div>\n')
+    assert said == (
+        b'event: answer\ndata: {"v":9,"hand":8}\ndata: <div id="a">\n'
+        b"data:   one\ndata: </div>\ndata: \n\n"
+    )
+    # What the stream's framing would change, or a queue should not hold, is not pushed:
+    # the phone asks, as before.
+    assert encode_answer(9, 8, "one\r\ntwo") is None
+    assert encode_answer(9, 8, "x" * (MAX_BYTES + 1)) is None
+
+
+def test_only_the_owner_and_guests_are_pushed_answers() -> None:
+    from scorekeeper.live.pushed import fragment_keys
+
+    assert fragment_keys(5, 9, "1.5", 8, 0, ("owner", False, "h"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("score", True, "h"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("watch", True, "h"))
+    for kind in ("manage", "score", "watch"):  # accounts whose access may end meanwhile
+        assert fragment_keys(5, 9, "1.5", 8, 0, (kind, False, "h")) == []
+
+
+def test_an_ended_stream_is_sent_nothing_more() -> None:
+    hub = Hub()
+    ended, open_ = hub.subscribe(3, 71, ("watch", True, "h")), hub.subscribe(3)
+    hub.revoke(3, 71)
+    assert hub.subscribers(3) == [open_]
+    ended.put(b"event: answer\ndata: x\n\n")
+    assert ended.queue.qsize() == 2  # the resync and the end, nothing after
