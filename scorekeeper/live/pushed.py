@@ -165,9 +165,25 @@ class Pusher:
         self, hub: Any, game: int, version: int, first: int, stamp: str, tools: int | None
     ) -> None:
         before = self._tails.get(game)
-        task = asyncio.get_running_loop().create_task(
-            self._push(hub, game, version, first, stamp, tools, before)
-        )
+        self._chain(game, self._push(hub, game, version, first, stamp, tools, before))
+
+    def waiting(self, game: int) -> bool:
+        """Whether a change of ``game`` is still on its way out."""
+        return game in self._tails
+
+    def publish(self, hub: Any, game: int, message: bytes) -> None:
+        """``message`` to the streams of ``game`` after the changes on their way out."""
+        before = self._tails.get(game)
+
+        async def after() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            hub.publish(game, message)
+
+        self._chain(game, after())
+
+    def _chain(self, game: int, step: Any) -> None:
+        task = asyncio.get_running_loop().create_task(step)
         self._tails[game] = task
         task.add_done_callback(lambda done: self._done(game, done))
 
@@ -195,17 +211,17 @@ class Pusher:
         if before is not None:
             await asyncio.gather(before, return_exceptions=True)
         change = encode(version, first)
-        variants = {s.variant for s in hub.subscribers(game)}
-        keys = {v: fragment_keys(game, version, stamp, first, tools, v) for v in variants}
-        try:
-            found = await self.reader.read(k for ks in keys.values() for k in ks)
-        except Exception as exc:  # the database is away: the phones ask, as before
-            log.warning("live: could not read a kept answer (%s)", exc)
-            found = {}
         answers: dict[Variant, bytes | None] = {}
-        for variant, tried in keys.items():
-            html = next((found[k] for k in tried if isinstance(found.get(k), str)), None)
-            answers[variant] = encode_answer(version, first, html) if html else None
+        try:
+            variants = {s.variant for s in hub.subscribers(game)}
+            keys = {v: fragment_keys(game, version, stamp, first, tools, v) for v in variants}
+            found = await self.reader.read(k for ks in keys.values() for k in ks)
+            for variant, tried in keys.items():
+                html = next((found[k] for k in tried if isinstance(found.get(k), str)), None)
+                answers[variant] = encode_answer(version, first, html) if html else None
+        except Exception as exc:  # the database is away…: the event alone, the phones ask
+            log.warning("live: could not read a kept answer (%s)", exc)
+            answers = {}
         for subscriber in hub.subscribers(game):
             answer = answers.get(subscriber.variant)
             if answer is not None:

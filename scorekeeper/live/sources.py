@@ -96,6 +96,9 @@ def deliver(
             revision = versions.tools_of(game) if versions is not None else None
             pusher.push(hub, game, version, first, stamp, revision)
         return watchers
+    if pusher is not None and pusher.waiting(game):  # after the change before it
+        pusher.publish(hub, game, encode(version, first))
+        return len(hub.subscribers(game))
     return hub.publish(game, encode(version, first))
 
 

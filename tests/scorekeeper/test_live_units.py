@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 from django.core import signing
@@ -290,3 +291,37 @@ def test_an_ended_stream_is_sent_nothing_more() -> None:
     assert hub.subscribers(3) == [open_]
     ended.put(b"event: answer\ndata: x\n\n")
     assert ended.queue.qsize() == 2  # the resync and the end, nothing after
+
+
+def test_a_change_read_with_its_answer_keeps_its_place_before_the_next() -> None:
+    """The kept answer is read in a thread: a change heard meanwhile (the game deleted)
+    waits for it, and a read that fails sends the event alone."""
+    from scorekeeper.live.pushed import Pusher, encode_answer
+
+    class SlowReader:
+        def __init__(self, fails: bool) -> None:
+            self.fails = fails
+
+        async def read(self, keys: Any) -> dict[str, Any]:
+            wanted = list(keys)
+            await asyncio.sleep(0.05)
+            if self.fails:
+                raise OSError("the database is away")
+            return dict.fromkeys(wanted[:1], "<p>hand 8</p>")
+
+    async def heard(fails: bool) -> list[bytes | None]:
+        hub, pusher = Hub(), Pusher(SlowReader(fails))  # type: ignore[arg-type]
+        phone = hub.subscribe(5, None, ("owner", False, "h"))
+        deliver(hub, notify.payload(5, 9, 8, "1795844960.5"), pusher=pusher)
+        deliver(hub, notify.payload(5, None, None), pusher=pusher)
+        await pusher.idle()
+        phone.close()
+        return [await phone.next(1) for _ in range(phone.queue.qsize())]
+
+    assert aio.run(heard(False)) == [
+        encode_answer(9, 8, "<p>hand 8</p>"),
+        encode(9, 8),
+        encode(None, None),
+        None,
+    ]
+    assert aio.run(heard(True)) == [encode(9, 8), encode(None, None), None]
