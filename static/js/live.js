@@ -10,8 +10,9 @@
  * asked for. A hand's event comes with the live answer kept for it when the server has
  * one for this kind of phone (an "answer" event just before: scorekeeper/live/pushed.py):
  * a phone showing the version before, its entry for that hand, swaps it in as it would
- * the answer it asks for, and asks nothing; any other phone asks, as before. The stream's first event ("hello") says the game's version and its table
- * tools' revision: a phone showing both asks nothing.
+ * the answer it asks for, and asks nothing; any other phone asks, as before. The
+ * stream's first event ("hello") says the game's version and its table tools'
+ * revision: a phone showing both asks nothing.
  * Without a stream the phone polls (backoff.js): every 2 s ± 25 % where no events
  * server is configured; where the stream broke, from within 8 s of the break and
  * backing off while the server answers "nothing new" (exponential with full jitter,
