@@ -153,7 +153,8 @@ class Bench:
         revision = tools_revision(game)
         return {
             "game": game.pk,
-            "ticket": capability.issue(game.pk, "watch"),
+            # The owner's sessions: the page gives them an owner's ticket.
+            "ticket": capability.issue(game.pk, "owner"),
             "session": session[0],
             "csrf": session[1],
             "version": game.version,
@@ -296,9 +297,11 @@ class Bench:
                     break
                 warm = 1
             results.append((ruleset, seen, posted, late))
-            print(
-                f"   {ruleset}: the phones' requests {json.dumps(self.ask(do='counts')['counts'])}"
-            )
+            counts = self.ask(do="counts")["counts"]
+            print(f"   {ruleset}: the phones' requests {json.dumps(counts)}")
+            if counts.get("answer pushed"):
+                each = counts["answer pushed, bytes"] / counts["answer pushed"]
+                print(f"   {ruleset}: an answer pushed on the stream: {each / 1024:.1f} KB")
             self.ask(do="reset")
             if ruleset in TAPS:
                 self.tap(ruleset, idle, posted)

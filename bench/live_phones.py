@@ -290,6 +290,8 @@ class Phone:
         self.tool_timer = Timer()
         #: When the stream last said hello (monotonic), and when the sheet was last current.
         self.hello_at = 0.0
+        #: The answer pushed with the last hand's event: (version, hand, its HTML).
+        self.pushed: tuple[int, int, bytes] | None = None
         #: When it last showed a newer version, a newer tools revision, a stream opened.
         self.shown_at = self.revision_at = self.stream_at = 0.0
 
@@ -315,7 +317,8 @@ class Phone:
                     HOST, PORT, local_addr=(self.addr, 0)
                 )
                 writer.write(
-                    f"GET /events/{self.ticket} HTTP/1.1\r\nHost: {HOST}:{PORT}\r\n"
+                    f"GET /events/{self.ticket}?host={HOST}:{PORT} HTTP/1.1\r\n"
+                    f"Host: {HOST}:{PORT}\r\n"
                     f"Accept: text/event-stream\r\nCookie: {self.cookie}\r\n\r\n".encode()
                 )
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -355,12 +358,13 @@ class Phone:
         self.broken()
 
     def event(self, block: bytes) -> None:
-        kind, data = "message", b""
+        kind, lines = "message", []
         for line in block.split(b"\n"):
             if line.startswith(b"event:"):
                 kind = line[6:].strip().decode()
             elif line.startswith(b"data:"):
-                data = line[5:].strip()
+                lines.append(line[5:].removeprefix(b" "))
+        data = b"\n".join(lines)
         if kind == "hello":
             self.reconnects.reset()
             self.polls.reset()
@@ -375,6 +379,27 @@ class Phone:
             self.tools(r)
         elif kind == "change":
             self.on_change(data)
+        elif kind == "answer":
+            self.on_answer(data)
+
+    def on_answer(self, data: bytes) -> None:
+        """The live answer pushed with a hand's event (live.js's onAnswer)."""
+        head, _, html = data.partition(b"\n")
+        try:
+            said = json.loads(head)
+        except ValueError:
+            said = {}
+        ok = isinstance(said.get("v"), int) and isinstance(said.get("hand"), int) and html
+        self.pushed = (said["v"], said["hand"], html) if ok else None
+        COUNTS["answer pushed"] += 1
+        COUNTS["answer pushed, bytes"] += len(data)
+
+    def usable(self, latest: int, first: int | None) -> bool:
+        """live.js's usable(): the version after the one shown, for the hand in play."""
+        if self.pushed is None or (self.pushed[0], self.pushed[1]) != (latest, first):
+            return False
+        hand = re.search(r"[?&]hand=([^&]*)", self.hx_get)
+        return latest == self.shown + 1 and hand is not None and hand.group(1) == str(first)
 
     def broken(self) -> None:
         self.streaming = False
@@ -445,6 +470,13 @@ class Phone:
         if self.saving:  # offline-sheet.js's htmx:beforeRequest: not sent
             COUNTS["live not asked: its own save on its way"] += 1
             return
+        if not whole and self.usable(latest, first):
+            assert self.pushed is not None
+            html, self.pushed = self.pushed[2], None
+            self.take_live(html)
+            if self.shown >= latest:
+                COUNTS["live (pushed, not asked)"] += 1
+                return
         url = self.hx_get + "&sse=1"
         if not whole:
             url += f"&from={first}&to={latest}"

@@ -26,7 +26,7 @@ import os
 import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import django
 
@@ -37,6 +37,7 @@ from django.conf import settings  # noqa: E402
 
 from scorekeeper.live import capability, sources  # noqa: E402
 from scorekeeper.live.hub import Hub, hello  # noqa: E402
+from scorekeeper.live.pushed import Pusher  # noqa: E402
 from scorekeeper.live.versions import Versions  # noqa: E402
 from scorekeeper.outages import first_line  # noqa: E402
 
@@ -75,6 +76,8 @@ class EventsApp:
         #: The path the pages' stream URLs start with (settings.LIVE_EVENTS_URL).
         self.prefix = urlsplit(settings.LIVE_EVENTS_URL).path or DEFAULT_PATH
         self.heartbeat = heartbeat
+        #: Sends each hand's kept live answer with its event (:mod:`.pushed`).
+        self.pusher = Pusher()
         self.ready = asyncio.Event()
         self._source: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -89,7 +92,11 @@ class EventsApp:
         database = settings.DATABASES["default"]
         if database["ENGINE"] == "django.db.backends.postgresql":
             runner = sources.listen(
-                self.hub, sources.conninfo(database), self.ready, versions=self.versions
+                self.hub,
+                sources.conninfo(database),
+                self.ready,
+                versions=self.versions,
+                pusher=self.pusher,
             )
         else:
             runner = sources.poll(self.hub, ready=self.ready, versions=self.versions)
@@ -146,6 +153,8 @@ class EventsApp:
 
     async def stop(self) -> None:
         self.hub.close_all()
+        with contextlib.suppress(Exception):
+            await self.pusher.reader.release()
         if self._source is not None:
             self._source.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -176,7 +185,10 @@ class EventsApp:
             else:
                 live = granted.invite is None or await _invite_is_live(granted.game, granted.invite)
                 if live:
-                    await self._stream(granted.game, receive, send, invite=granted.invite)
+                    variant = (granted.kind, granted.invite is not None, _host(scope))
+                    await self._stream(
+                        granted.game, receive, send, invite=granted.invite, variant=variant
+                    )
                 elif live is None:
                     unavailable = b"The live sheet is out of reach for a moment.\n"
                     await _plain(send, 503, unavailable, retry_after=10)
@@ -197,9 +209,15 @@ class EventsApp:
                 return
 
     async def _stream(
-        self, game: int, receive: Receive, send: Send, *, invite: int | None = None
+        self,
+        game: int,
+        receive: Receive,
+        send: Send,
+        *,
+        invite: int | None = None,
+        variant: tuple[str, bool, str] | None = None,
     ) -> None:
-        subscriber = self.hub.subscribe(game, invite)
+        subscriber = self.hub.subscribe(game, invite, variant)
         # Subscribed before the version is read: a change meanwhile is queued, not lost.
 
         async def watch() -> None:
@@ -234,6 +252,20 @@ class EventsApp:
                 self.versions.forget([game])  # nobody here watches it: no longer heard of
         with contextlib.suppress(OSError):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _host(scope: Scope) -> str:
+    """The host of the page that opened the stream (``?host=``, which ``live.js`` sends:
+    where the events server has a host of its own, as ``make run``'s), else the
+    request's: the pushed answer names it (its links are absolute)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    said = query.get("host", [""])[0]
+    if said:
+        return said[:255]
+    for name, value in scope.get("headers", []):
+        if name == b"host":
+            return str(value.decode("latin-1"))[:255]
+    return ""
 
 
 async def _invite_is_live(game: int, invite: int) -> bool | None:

@@ -4,8 +4,10 @@ It names the game, what kind of viewer the page was rendered for and, for a gues
 joined by a link, the link (invite); the events server checks the signature and the
 age, so it needs no session and no database per connection (a guest's stream alone
 checks once that its link is still live, and ends when the link is revoked). It
-grants only "tell me when game N changes": what changed is read through
-``games/<pk>/live/``, which checks access as every page does."""
+grants "tell me when game N changes", and to the owner's and the guests' streams (which
+end with their access) the live answer a hand's event brings (``live.pushed``): the
+answer kept for their kind, the same Django would give them. Any other viewer reads
+what changed through ``games/<pk>/live/``, which checks access as every page does."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ SALT = "scorekeeper.live.events"
 #: reloaded or a hand is saved from it (the live answer, shared by every phone, brings
 #: no ticket: the phone keeps its page's).
 MAX_AGE = 24 * 60 * 60
-KINDS = ("manage", "score", "watch")
+#: "owner": the game's owner (a manager whose access nothing but deleting the game ends:
+#: the live answer is pushed to it, ``live.pushed``); "manage": another manager.
+KINDS = ("owner", "manage", "score", "watch")
 
 
 @dataclass(frozen=True)

@@ -52,15 +52,23 @@ HEARTBEAT = b"event: ping\ndata: 0\n\n"
 
 
 class Subscriber:
-    __slots__ = ("game", "invite", "queue")
+    __slots__ = ("closed", "game", "invite", "queue", "variant")
 
-    def __init__(self, game: int, invite: int | None = None) -> None:
+    def __init__(
+        self, game: int, invite: int | None = None, variant: tuple[str, bool, str] | None = None
+    ) -> None:
         self.game = game
         #: The link a guest joined by: revoking it ends this stream.
         self.invite = invite
+        #: The answer this stream's phone can use (``live.pushed``): its ticket's kind,
+        #: whether it names a link, the page's host.
+        self.variant = variant or ("", invite is not None, "")
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.closed = False
 
     def put(self, message: bytes) -> None:
+        if self.closed:
+            return  # (ended: nothing more goes to it, whatever was queued before)
         if self.queue.qsize() >= QUEUE_LIMIT:
             while not self.queue.empty():
                 self.queue.get_nowait()
@@ -69,6 +77,7 @@ class Subscriber:
 
     def close(self) -> None:
         """End the stream (the client went away, or the server stops)."""
+        self.closed = True
         self.queue.put_nowait(None)
 
     async def next(self, timeout: float) -> bytes | None:
@@ -89,8 +98,10 @@ class Hub:
         #: that none is left open for the server's graceful-shutdown timeout to cancel.
         self.closing = False
 
-    def subscribe(self, game: int, invite: int | None = None) -> Subscriber:
-        subscriber = Subscriber(game, invite)
+    def subscribe(
+        self, game: int, invite: int | None = None, variant: tuple[str, bool, str] | None = None
+    ) -> Subscriber:
+        subscriber = Subscriber(game, invite, variant)
         self._games.setdefault(game, set()).add(subscriber)
         if self.closing:
             subscriber.close()
@@ -110,6 +121,10 @@ class Hub:
         for subscriber in watchers:
             subscriber.put(message)
         return len(watchers)
+
+    def subscribers(self, game: int) -> list[Subscriber]:
+        """The open streams of ``game``."""
+        return [s for s in self._games.get(game, ()) if not s.closed]
 
     def broadcast(self, message: bytes) -> int:
         """Queue ``message`` for every subscriber (after a missed stretch: resync)."""

@@ -13,10 +13,16 @@ from django.db import connection
 from scorekeeper.live import CHANNEL
 
 
-def payload(game_id: int, version: int | None, first: int | None) -> str:
-    """``"<game> <version> <first changed hand>"``; ``-`` for "unknown" (a deleted game
-    has no version; a close or reopen changes no hand's row)."""
-    return " ".join(str(x) if x is not None else "-" for x in (game_id, version, first))
+def payload(game_id: int, version: int | None, first: int | None, stamp: str | None = None) -> str:
+    """``"<game> <version> <first changed hand> [<stamp>]"``; ``-`` for "unknown" (a
+    deleted game has no version; a close or reopen changes no hand's row). ``stamp``:
+    the moment the version was saved, as ``selectors.games.version_key`` writes it, so
+    that the events server can name what is kept for that version (the live answer
+    pushed on the stream: :mod:`.pushed`)."""
+    parts = [str(x) if x is not None else "-" for x in (game_id, version, first)]
+    if stamp is not None and version is not None:
+        parts.append(stamp)
+    return " ".join(parts)
 
 
 REVOKED = "revoked"
@@ -58,6 +64,8 @@ def parse_tools(text: str) -> tuple[int, int] | None:
 
 def parse(text: str) -> tuple[int, int | None, int | None] | None:
     parts = text.split()
+    if len(parts) == 4 and parts[0] not in (REVOKED, TOOLS) and stamp_of(text) is not None:
+        parts = parts[:3]
     if len(parts) != 3:
         return None
     try:
@@ -70,13 +78,29 @@ def parse(text: str) -> tuple[int, int | None, int | None] | None:
     return game, version, first
 
 
-def game_changed(game_id: int, version: int | None, first: int | None = None) -> None:
-    """Tell every events process that ``game_id`` is now at ``version`` and its sheet
-    changed from hand ``first`` on; ``version`` None: the game was deleted."""
+def stamp_of(text: str) -> str | None:
+    """The version's stamp a change's payload carries (None: it has none)."""
+    parts = text.split()
+    if len(parts) != 4 or "." not in parts[3]:  # (a float's str always has its point)
+        return None
+    try:
+        float(parts[3])
+    except ValueError:
+        return None
+    return parts[3]
+
+
+def game_changed(
+    game_id: int, version: int | None, first: int | None = None, stamp: str | None = None
+) -> None:
+    """Tell every events process that ``game_id`` is now at ``version`` (saved at
+    ``stamp``) and its sheet changed from hand ``first`` on; ``version`` None: the game
+    was deleted."""
     if connection.vendor != "postgresql":
         return
+    said = payload(game_id, version, first, stamp)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload(game_id, version, first)])
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, said])
 
 
 def invite_revoked(game_id: int, invite_id: int) -> None:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from scorekeeper.live import CHANNEL, notify
 from scorekeeper.live.hub import RESYNC, Hub, encode, encode_tools
+from scorekeeper.live.pushed import Pusher
 from scorekeeper.live.versions import Versions
 from scorekeeper.outages import first_line
 
@@ -66,9 +67,13 @@ def conninfo(database: Mapping[str, Any]) -> str:
     return make_conninfo(**{k: v for k, v in options.items() if v is not None})
 
 
-def deliver(hub: Hub, text: str, versions: Versions | None = None) -> int:
+def deliver(
+    hub: Hub, text: str, versions: Versions | None = None, pusher: Pusher | None = None
+) -> int:
     """Publish one NOTIFY payload to the subscribers of its game (a revoked link: end
-    its guests' streams), noting the game's version for the streams that open next."""
+    its guests' streams), noting the game's version for the streams that open next.
+    With a ``pusher``, a change that names its version's stamp goes out with the kept
+    live answer of that version (:mod:`.pushed`), once it is read."""
     revoked = notify.parse_revoked(text)
     if revoked is not None:
         return hub.revoke(*revoked)
@@ -84,11 +89,25 @@ def deliver(hub: Hub, text: str, versions: Versions | None = None) -> int:
     game, version, first = parsed
     if versions is not None and hub.watches(game):
         versions.heard(game, version)
+    stamp = notify.stamp_of(text)
+    if pusher is not None and version is not None and first is not None and stamp is not None:
+        watchers = len(hub.subscribers(game))
+        if watchers:
+            revision = versions.tools_of(game) if versions is not None else None
+            pusher.push(hub, game, version, first, stamp, revision)
+        return watchers
+    if pusher is not None and pusher.waiting(game):  # after the change before it
+        pusher.publish(hub, game, encode(version, first))
+        return len(hub.subscribers(game))
     return hub.publish(game, encode(version, first))
 
 
 async def listen(
-    hub: Hub, dsn: str, ready: asyncio.Event | None = None, versions: Versions | None = None
+    hub: Hub,
+    dsn: str,
+    ready: asyncio.Event | None = None,
+    versions: Versions | None = None,
+    pusher: Pusher | None = None,
 ) -> None:
     """Forward every notification on :data:`CHANNEL` to the hub, for ever."""
     import psycopg
@@ -109,7 +128,7 @@ async def listen(
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():
-                    deliver(hub, note.payload, versions)
+                    deliver(hub, note.payload, versions, pusher)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the database restarted, the network dropped…

@@ -140,6 +140,8 @@ class GameAccess:
     @property
     def live_kind(self) -> str:
         """The viewer kind an events-stream ticket names (``live.capability``)."""
+        if self.role is Role.OWNER:
+            return "owner"
         if self.may_manage:
             return "manage"
         return "score" if self.role in (Role.SCORER, Role.RECORDER) else "watch"

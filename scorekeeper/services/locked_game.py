@@ -184,7 +184,10 @@ def sync_derived(
     # update(), not save(): the same statement without the model's save machinery.
     Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in DERIVED_FIELDS})
     live.game_changed(
-        game.pk, game.version, first_changed if first_changed else game.hand_count + 1
+        game.pk,
+        game.version,
+        first_changed if first_changed else game.hand_count + 1,
+        f"{game.updated_at.timestamp()}",
     )
     results = seat_results(state)
     for seat in Seat.objects.filter(game=game) if seats is None else seats:

@@ -19,5 +19,6 @@ def live_events_url(access: GameAccess | None) -> str:
         return ""
     kind = access.live_kind
     # A guest's stream names their link, so that revoking it ends the stream.
-    invite = access.invite.pk if kind != "manage" and access.invite is not None else None
+    manages = kind in ("owner", "manage")
+    invite = access.invite.pk if not manages and access.invite is not None else None
     return base + capability.issue(access.game.pk, kind, invite)

@@ -16,6 +16,7 @@ import hashlib
 
 from django.http import HttpRequest
 
+from scorekeeper.live.pushed import key_of
 from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import version_key
 from scorekeeper.selectors.table import shares_tools, tools_revision
@@ -63,22 +64,24 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
     made = getattr(request, "live_key", None)
     if made is not None and made[0] is access:
         return made[1]
-    parts = [
-        version_key(access.game),
-        _tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
-        int(access.may_change),
-        int(access.may_manage),
-        int(access.may_record),
-        int(access.is_guest),
-        int(wants_every_hand(request)),
-        request.GET.get("hand", "")[:12],
-        request.GET.get("from", "")[:12],
-        request.GET.get("to", "")[:12],
-        request.get_host(),
-    ]
-    key = ":".join(str(p) for p in parts)
+    key = key_of(
+        version=version_key(access.game),
+        tools=_tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
+        flags=flags_of(access),
+        every=wants_every_hand(request),
+        hand=request.GET.get("hand", "")[:12],
+        first=request.GET.get("from", "")[:12],
+        to=request.GET.get("to", "")[:12],
+        host=request.get_host(),
+    )
     request.live_key = (access, key)  # type: ignore[attr-defined]
     return key
+
+
+def flags_of(access: GameAccess) -> tuple[bool, bool, bool, bool]:
+    """What a viewer may do, as far as the answer shows it: change hands, manage the
+    game, record the next hand, and whether they joined by a link."""
+    return (access.may_change, access.may_manage, access.may_record, access.is_guest)
 
 
 def answer_etag(request: LiveRequest, pk: int) -> str | None:

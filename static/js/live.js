@@ -7,8 +7,12 @@
  * and this file asks the usual live/ URL for just those rows (&from=7&to=8), merges
  * them into the grid, and lets htmx swap the rest (banner, scoreboard, panel…).
  * A gap in the versions (a missed event), an event without "from": the whole sheet is
- * asked for. The stream's first event ("hello") says the game's version and its table
- * tools' revision: a phone showing both asks nothing.
+ * asked for. A hand's event comes with the live answer kept for it when the server has
+ * one for this kind of phone (an "answer" event just before: scorekeeper/live/pushed.py):
+ * a phone showing the version before, its entry for that hand, swaps it in as it would
+ * the answer it asks for, and asks nothing; any other phone asks, as before. The
+ * stream's first event ("hello") says the game's version and its table tools'
+ * revision: a phone showing both asks nothing.
  * Without a stream the phone polls (backoff.js): every 2 s ± 25 % where no events
  * server is configured; where the stream broke, from within 8 s of the break and
  * backing off while the server answers "nothing new" (exponential with full jitter,
@@ -130,6 +134,8 @@ function connect() {
   var game = sheet ? sheet.dataset.game || "" : "";
   keepTicket(p, game);
   var url = window.EventSource && p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
+  // The answers pushed on the stream name the page's host (their links are absolute).
+  if (url) url += (url.indexOf("?") < 0 ? "?" : "&") + "host=" + encodeURIComponent(location.host);
   if (!url) {
     if (source) { close(); mark("off"); }
     keepPolling();   // no stream (or none configured): the poll does the work
@@ -170,6 +176,11 @@ function connect() {
     if (stream !== source) return;
     lastHeard = Date.now();
     onChange(e.data);
+  });
+  stream.addEventListener("answer", function (e) {
+    if (stream !== source) return;
+    lastHeard = Date.now();
+    onAnswer(e.data);
   });
   stream.addEventListener("ping", function () { lastHeard = Date.now(); });
   stream.addEventListener("error", function () {
@@ -220,6 +231,38 @@ function onChange(data) {
   ask();
 }
 
+// ---- the answer pushed with a hand's event -------------------------------------------
+// Its first line says the version it brings and the hand it was made for; the rest is
+// the live answer, as games/<pk>/live/?hand=<that hand>&from=<it>&to=<version> gives it.
+var pushed = null;
+
+function onAnswer(data) {
+  var nl = data.indexOf("\n"), head = null;
+  try { head = JSON.parse(nl < 0 ? data : data.slice(0, nl)); } catch (e) { head = null; }
+  pushed = head && nl > 0 && typeof head.v === "number" && typeof head.hand === "number" ?
+    { v: head.v, hand: head.hand, html: data.slice(nl + 1) } : null;
+}
+
+// Whether the pushed answer is the one this phone would ask for: it shows the version
+// just before, its entry is for the hand the answer was made for (the rows from it on),
+// and it shows the last hands only (not ?hands=all).
+function usable(latest, from) {
+  var p = poller();
+  if (!pushed || !p || pushed.v !== latest || latest !== shownVersion() + 1 || from !== pushed.hand) return false;
+  if (/[?&]hands=/.test(location.search)) return false;
+  var hand = /[?&]hand=([^&]*)/.exec(p.getAttribute("hx-get") || "");
+  return !!hand && hand[1] === String(pushed.hand);
+}
+
+function swapPushed() {
+  var html = pushed.html, latest = pushed.v;
+  pushed = null;
+  try {
+    window.htmx.swap(poller(), html, { swapStyle: "none" });
+  } catch (e) { /* asked for below */ }
+  return shownVersion() >= latest;
+}
+
 // ---- this phone's own write in flight --------------------------------------------
 // The event of a hand saved here arrives before the save's answer (which brings the
 // new sheet): wait for that answer instead of asking for the same hand again (for at
@@ -262,6 +305,7 @@ function ask() {
     else from = Math.min(from, pending[v]);
   }
   pending = {};
+  if (!whole && usable(latest, from) && swapPushed()) { connect(); ask(); return; }
   var url = p.getAttribute("hx-get") + "&sse=1";
   if (!whole) url += "&from=" + from + "&to=" + latest;
   busy = true;

@@ -35,6 +35,10 @@ def test_live_bench_holds_streams_and_counts_a_change() -> None:
     for game in ("dirt", "screw-your-neighbour", "dirty-deals", "dirty-uno"):
         assert f"b. {game}, a hand seen by 4 phones" in out, out
     assert "b. dirt, a tools tap (penalty-add) seen by 4 phones" in out, out
+    # The other phones took the answer pushed with each hand's event, and asked nothing.
+    assert "dirt: an answer pushed on the stream: " in out, out
+    assert '"live (pushed, not asked)"' in out, out
+    assert '"live (event) 200"' not in out.split("b. dirt, a tools tap")[0], out
     # Every phone of a restarted events server streams again, and after both were away.
     assert "c. one events server restarted" in out, out
     assert "every phone streaming again after" in out, out

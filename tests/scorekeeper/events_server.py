@@ -69,12 +69,17 @@ def events_server(*, heartbeat: float = 25.0) -> Iterator[tuple[str, EventsApp]]
 class Stream:
     """An open event stream, read line by line (the standard library only)."""
 
-    def __init__(self, base: str, path: str, timeout: float = 10.0, source: str = "") -> None:
+    def __init__(
+        self, base: str, path: str, timeout: float = 10.0, source: str = "", host_header: str = ""
+    ) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.connection = http.client.HTTPConnection(
             host, int(port), timeout=timeout, source_address=(source, 0) if source else None
         )
-        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
+        headers = {"Accept": "text/event-stream"}
+        if host_header:
+            headers["Host"] = host_header
+        self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
 
     def event(self, timeout: float = 10.0, *, hello: bool = False) -> dict[str, str]:
@@ -96,7 +101,11 @@ class Stream:
             if line.startswith(":"):
                 continue
             name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
+            value = value.removeprefix(" ")
+            # Several data lines make one value, a line break between each (the standard).
+            if name == "data" and name in fields:
+                value = f"{fields[name]}\n{value}"
+            fields[name] = value
         raise TimeoutError("no event")
 
     def close(self) -> None:

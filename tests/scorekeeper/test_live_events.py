@@ -186,7 +186,7 @@ def test_the_sheet_carries_its_stream_when_an_events_server_is_set(
     tag = poller(html)
     url = re.search(r'data-events="/events/([^"]+)"', tag)
     assert url is not None
-    assert capability.check(url.group(1)) == capability.Capability(game.pk, "manage")
+    assert capability.check(url.group(1)) == capability.Capability(game.pk, "owner")
     assert f'data-version="{Game.objects.get(pk=game.pk).version}"' in tag
     assert "js/live.js" in html
 

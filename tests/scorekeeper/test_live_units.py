@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 from django.core import signing
@@ -86,7 +87,15 @@ def test_a_payload_round_trips(game: int, version: int | None, first: int | None
     assert notify.parse(notify.payload(game, version, first)) == (game, version, first)
 
 
-@pytest.mark.parametrize("text", ["", "1 2", "a b c", "- 1 2", "1 2 3 4"])
+def test_a_change_names_its_versions_stamp() -> None:
+    said = notify.payload(5, 9, 8, "1795844960.282524")
+    assert notify.parse(said) == (5, 9, 8)
+    assert notify.stamp_of(said) == "1795844960.282524"
+    assert notify.stamp_of(notify.payload(5, 9, 8)) is None
+    assert notify.payload(5, None, None, "1795844960.282524") == "5 - -"  # deleted: none
+
+
+@pytest.mark.parametrize("text", ["", "1 2", "a b c", "- 1 2", "1 2 3 4", "1 2 3 x.y"])
 def test_a_malformed_payload_is_ignored(text: str) -> None:
     assert notify.parse(text) is None
     assert deliver(Hub(), text) == 0
@@ -246,3 +255,73 @@ def test_a_stream_opening_while_the_server_stops_ends_at_once() -> None:
         return got
 
     assert aio.run(run()) == [None, HEARTBEAT]
+
+
+# -- the answer pushed with a hand's event -------------------------------------------------
+
+
+def test_a_pushed_answer_is_one_event_of_plain_data_lines() -> None:
+    from scorekeeper.live.pushed import MAX_BYTES, encode_answer
+
+    said = encode_answer(9, 8, '<div id="a">\n  one\n</div>\n')
+    assert said == (
+        b'event: answer\ndata: {"v":9,"hand":8}\ndata: <div id="a">\n'
+        b"data:   one\ndata: </div>\ndata: \n\n"
+    )
+    # What the stream's framing would change, or a queue should not hold, is not pushed:
+    # the phone asks, as before.
+    assert encode_answer(9, 8, "one\r\ntwo") is None
+    assert encode_answer(9, 8, "x" * (MAX_BYTES + 1)) is None
+
+
+def test_only_the_owner_and_guests_are_pushed_answers() -> None:
+    from scorekeeper.live.pushed import fragment_keys
+
+    assert fragment_keys(5, 9, "1.5", 8, 0, ("owner", False, "h"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("score", True, "h"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("watch", True, "h"))
+    for kind in ("manage", "score", "watch"):  # accounts whose access may end meanwhile
+        assert fragment_keys(5, 9, "1.5", 8, 0, (kind, False, "h")) == []
+
+
+def test_an_ended_stream_is_sent_nothing_more() -> None:
+    hub = Hub()
+    ended, open_ = hub.subscribe(3, 71, ("watch", True, "h")), hub.subscribe(3)
+    hub.revoke(3, 71)
+    assert hub.subscribers(3) == [open_]
+    ended.put(b"event: answer\ndata: x\n\n")
+    assert ended.queue.qsize() == 2  # the resync and the end, nothing after
+
+
+def test_a_change_read_with_its_answer_keeps_its_place_before_the_next() -> None:
+    """The kept answer is read in a thread: a change heard meanwhile (the game deleted)
+    waits for it, and a read that fails sends the event alone."""
+    from scorekeeper.live.pushed import Pusher, encode_answer
+
+    class SlowReader:
+        def __init__(self, fails: bool) -> None:
+            self.fails = fails
+
+        async def read(self, keys: Any) -> dict[str, Any]:
+            wanted = list(keys)
+            await asyncio.sleep(0.05)
+            if self.fails:
+                raise OSError("the database is away")
+            return dict.fromkeys(wanted[:1], "<p>hand 8</p>")
+
+    async def heard(fails: bool) -> list[bytes | None]:
+        hub, pusher = Hub(), Pusher(SlowReader(fails))  # type: ignore[arg-type]
+        phone = hub.subscribe(5, None, ("owner", False, "h"))
+        deliver(hub, notify.payload(5, 9, 8, "1795844960.5"), pusher=pusher)
+        deliver(hub, notify.payload(5, None, None), pusher=pusher)
+        await pusher.idle()
+        phone.close()
+        return [await phone.next(1) for _ in range(phone.queue.qsize())]
+
+    assert aio.run(heard(False)) == [
+        encode_answer(9, 8, "<p>hand 8</p>"),
+        encode(9, 8),
+        encode(None, None),
+        None,
+    ]
+    assert aio.run(heard(True)) == [encode(9, 8), encode(None, None), None]
