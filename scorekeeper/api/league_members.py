@@ -126,11 +126,7 @@ class LeagueLeaveApi(APIView):
         user = signed_in_user(request)
         data = LeaveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        if not user.check_password(data.validated_data["password"]):
-            raise serializers.ValidationError(
-                {"password": ["That is not your password: nothing was done."]}
-            )
-        league_leave(league=league, user=user)
+        league_leave(league=league, user=user, password=data.validated_data["password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -15,6 +15,7 @@ from scorekeeper.selectors.access import LeagueRole, league_access
 from scorekeeper.validation import parse_id
 
 OWNER_ROLE_FIXED = "The league's owner keeps every right: their role is not changed."
+WRONG_PASSWORD = "That is not your password: nothing was done."
 
 
 def member_set_role(*, league: League, player: int | str, role: object, user: User) -> Membership:
@@ -46,10 +47,13 @@ def member_set_role(*, league: League, player: int | str, role: object, user: Us
     return membership
 
 
-def league_leave(*, league: League, user: User) -> None:
+def league_leave(*, league: League, user: User, password: str) -> None:
     """End ``user``'s membership of ``league`` (their player's): its games, standings and
-    history keep them; they no longer see the league. The owner cannot leave (they hand
-    the league over, or delete it)."""
+    history keep them; they no longer see the league. ``password`` is the account's,
+    asked again: a wrong one raises :class:`RuleError` on ``password`` and nothing is
+    done. The owner cannot leave (they hand the league over, or delete it)."""
+    if not user.check_password(password):
+        raise RuleError(WRONG_PASSWORD, field="password")
     access = league_access(user, league)
     if access.role is LeagueRole.OWNER:
         raise PermissionDenied("The league's owner cannot leave it.")

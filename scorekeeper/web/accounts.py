@@ -55,10 +55,9 @@ class SignInForm(AuthenticationForm):
         return super().get_invalid_login_error()
 
 
-class PasswordCheckForm(forms.Form):
-    """The account's password asked again before what cannot be undone (deleting the
-    account, leaving or deleting a league): Django's ``check_password``, as its
-    password-change form asks for the old one."""
+class PasswordAskForm(forms.Form):
+    """The account's password asked again before what cannot be undone, for a service
+    that checks it itself (leaving a league: ``services.league_members.league_leave``)."""
 
     password = forms.CharField(
         label="Your password",
@@ -66,6 +65,12 @@ class PasswordCheckForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         help_text="Asked again because this cannot be undone.",
     )
+
+
+class PasswordCheckForm(PasswordAskForm):
+    """The account's password asked again before what cannot be undone (deleting the
+    account or a league): Django's ``check_password``, as its password-change form asks
+    for the old one."""
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -23,7 +23,7 @@ from scorekeeper.selectors.access import LeagueAccess, league_access
 from scorekeeper.selectors.games import leagues_visible_to
 from scorekeeper.selectors.league_roles import league_role_lines
 from scorekeeper.services.league_members import league_leave, member_set_role
-from scorekeeper.web.accounts import PasswordCheckForm
+from scorekeeper.web.accounts import PasswordAskForm
 
 
 def member_roles_context(access: LeagueAccess) -> dict[str, Any]:
@@ -80,10 +80,12 @@ def leave(request: HttpRequest, league_id: int) -> HttpResponse:
     if not access.may_leave:
         messages.error(request, "The league's owner cannot leave it.")
         return redirect(reverse("league_detail", args=[league.pk]) + "#roles")
-    form = PasswordCheckForm(request.POST or None, user=user)
+    form = PasswordAskForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            league_leave(league=league, user=user)
+            league_leave(league=league, user=user, password=form.cleaned_data["password"])
+        except RuleError as exc:
+            form.add_error(exc.field, exc.message)
         except PermissionDenied as exc:
             form.add_error(None, str(exc))
         else:

@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from games import RuleError
 from scorekeeper.models import Game, Invite, League, MemberRole, Membership, Player
 from scorekeeper.services.games import hand_record
 from scorekeeper.services.invites import invite_create
+from scorekeeper.services.league_members import league_leave
 from tests.scorekeeper.factories import make_game, make_player, make_user
 
 SYN = "screw-your-neighbour"
@@ -233,6 +235,16 @@ def test_leaving_a_league_asks_for_the_password(table: Table) -> None:
     assert rex.get(reverse("league_detail", args=[table.league.pk])).status_code == 404
     # The league's games keep him.
     assert table.game.seats.filter(player=table.players["rex"]).exists()
+
+
+def test_leaving_refuses_a_wrong_password_in_the_service_itself(table: Table) -> None:
+    # The page and the API share this one decision: a wrong password leaves the member in.
+    with pytest.raises(RuleError) as refused:
+        league_leave(league=table.league, user=table.vi, password="not-it")
+    assert refused.value.field == "password"
+    assert table.role("vi") == "viewer"
+    league_leave(league=table.league, user=table.vi, password=PASSWORD)
+    assert not Membership.objects.filter(player=table.players["vi"]).exists()
 
 
 def test_leaving_in_the_api_asks_for_the_password(table: Table) -> None:

@@ -32,14 +32,12 @@ from scorekeeper.services.backup.importing import (
     league_import_checked,
     league_import_json,
 )
+from scorekeeper.services.backup.reading import MAX_IMPORT_BYTES, load_backup, upload_check
 from scorekeeper.services.backup.schema import (
     FORMAT,
     FORMAT_VERSION,
     LEAGUE_SCHEMA,
     MAX_HANDS,
-    MAX_IMPORT_BYTES,
-    load_backup,
-    upload_check,
 )
 from scorekeeper.services.backup.uploads import (
     ImportsWaiting,

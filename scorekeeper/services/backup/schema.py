@@ -15,7 +15,6 @@ most 1000 (got 1000000000000000000000000000000)``.
 
 from __future__ import annotations
 
-import codecs
 import functools
 import json
 import unicodedata
@@ -548,58 +547,3 @@ def schema_error(data: object) -> RuleError | None:
         message = _message(error)
         return RuleError(f"{at}: {message}" if at else message, field)
     return None
-
-
-#: The largest backup the pages and the API take (a league of several thousand games fits
-#: comfortably; bigger ones go through ``manage.py import_league``).
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
-
-
-_NOT_TEXT = "This is not a text file: choose the .json file of a league backup."
-
-
-def upload_check(raw: bytes) -> None:
-    """What the page and the API check of a backup before they queue its import, with
-    no more work than reading its start: text (UTF-8) beginning a JSON object.
-    :class:`RuleError` (field ``file``) otherwise. The rest needs the whole file parsed
-    and checked (:func:`load_backup`, the schema, the games), which the background
-    worker does: a web process never holds a parsed file."""
-    head = codecs.getincrementaldecoder("utf-8-sig")()
-    try:
-        start = head.decode(raw[:4096]).lstrip()
-    except UnicodeDecodeError:
-        raise RuleError(_NOT_TEXT, "file") from None
-    if not start.startswith("{"):
-        raise RuleError(
-            "This file does not hold a JSON object, so it is not a league backup: choose "
-            "the .json file downloaded from a league page.",
-            "file",
-        )
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def load_backup(raw: bytes | str) -> object:
-    """The JSON of a backup file; :class:`RuleError` (field ``file``) when it is not
-    UTF-8 JSON, holds ``NaN``/``Infinity``, a number of thousands of digits, or nests
-    too deeply for anything but a hostile file."""
-    try:
-        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise RuleError(_NOT_TEXT, "file") from None
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise RuleError(
-            f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
-            "Choose the .json file of a league backup, unedited.",
-            "file",
-        ) from None
-    except RecursionError:
-        raise RuleError(
-            "This file nests lists or objects too deeply to be a league backup.", "file"
-        ) from None
-    except ValueError as exc:
-        raise RuleError(f"This file is not a league backup: {exc}.", "file") from None

@@ -39,7 +39,7 @@ from scorekeeper.models import LeagueImport
 from scorekeeper.models import LeagueImportStatus as Status
 from scorekeeper.services.backup.checking import league_import_check
 from scorekeeper.services.backup.importing import league_import_checked
-from scorekeeper.services.backup.schema import load_backup
+from scorekeeper.services.backup.reading import load_backup
 
 OPEN = (Status.QUEUED, Status.CHECKING, Status.IMPORTING)
 #: Imports one account may have waiting or under way: each holds its file (20 MB at most).
