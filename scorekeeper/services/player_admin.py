@@ -42,11 +42,8 @@ from scorekeeper.ratings.hooks import rerate
 from scorekeeper.ratings.rebuild import game_derived_rebuild
 from scorekeeper.ratings.replay import lock_league
 from scorekeeper.retry import once_more_on_deadlock
-from scorekeeper.services.players import MAX_NAME
+from scorekeeper.services.players import MAX_NAME, PLAYER_KEYS
 from scorekeeper.validation import clean_name, parse_id
-
-#: Keys of a hand input that hold a player id (as the league import remaps them).
-PLAYER_KEYS = frozenset({"winner", "bower_holder", "player", "last_chip"})
 
 #: What the palette's colours are called (players.css ``--player-1`` …), for the forms.
 COLOUR_NAMES = (

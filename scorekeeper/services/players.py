@@ -19,6 +19,10 @@ from scorekeeper.selectors.access import league_access
 from scorekeeper.selectors.games import players_usable_by
 from scorekeeper.validation import clean_name, parse_id
 
+#: Keys of a (normalised) hand input that hold a player id, at any depth: what the
+#: league import remaps and the backup check verifies. The one list of them.
+PLAYER_KEYS = frozenset({"winner", "bower_holder", "player", "last_chip"})
+
 MAX_NAME = 60
 MAX_LEAGUE_NAME = 80
 

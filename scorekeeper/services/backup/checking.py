@@ -21,9 +21,7 @@ from scorekeeper.services.backup.schema import (
     schema_error,
 )
 from scorekeeper.services.backup.seasons import SeasonIn, check_seasons
-
-#: Keys of a (normalised) hand input that hold a player id, at any depth.
-PLAYER_KEYS = frozenset({"winner", "bower_holder", "player", "last_chip"})
+from scorekeeper.services.players import PLAYER_KEYS
 
 
 @dataclass
