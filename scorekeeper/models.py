@@ -167,6 +167,25 @@ class Season(models.Model):
         return f"{self.name} of {self.league_id}"
 
 
+class Night(models.Model):
+    """A game night: the games one table plays in an evening, with its own standings."""
+
+    name = models.CharField(max_length=80)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="nights"
+    )
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.PROTECT, related_name="nights"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", "In progress"
     FINISHED = "finished", "Finished"
@@ -188,6 +207,10 @@ class Game(models.Model):
     )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games"
+    )
+    #: The game night it belongs to (its newest game is the night's current game).
+    night = models.ForeignKey(
+        Night, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
     #: Ended by hand (an open-ended game, or a table that stopped early): an input.
     closed = models.BooleanField(default=False)

@@ -236,6 +236,9 @@ class GamesApi(APIView):
             required=False, allow_null=True, help_text="Default: the first seat."
         )
         league = IdField(required=False, allow_null=True, help_text="A league you belong to.")
+        night = IdField(
+            required=False, allow_null=True, help_text="A game night of yours it belongs to."
+        )
 
     @extend_schema(
         operation_id="games_list",

@@ -49,6 +49,7 @@ from scorekeeper.services.locked_game import (
     state_and_revision,
     sync_derived,
 )
+from scorekeeper.services.nights import night_usable
 from scorekeeper.services.players import check_players_usable
 from scorekeeper.services.unlikely import check_likely
 from scorekeeper.validation import MAX_HANDS as MAX_HANDS  # (re-exported)
@@ -105,6 +106,7 @@ def game_create(
     teams: Sequence[Sequence[int]] | None = None,
     first_dealer: int | Player | None = None,
     league: int | League | None = None,
+    night: int | None = None,
     start_token: str = "",
 ) -> Game:
     """Start a score sheet. Seated players join the league if they were not members.
@@ -126,6 +128,7 @@ def game_create(
         league_obj = League.objects.filter(pk=league_id).first()
         if league_obj is None or not can_change_league(owner, league_obj):
             raise RuleError(f"league {league_id} does not exist or you are not in it", "league")
+    night_obj = None if night is None else night_usable(owner, night)
     assert config.first_dealer is not None
     game = Game.objects.create(
         ruleset=rules.slug,
@@ -135,6 +138,7 @@ def game_create(
         first_dealer_id=config.first_dealer,
         league=league_obj,
         owner=owner,
+        night=night_obj,
         start_token=start_token,
     )
     Seat.objects.bulk_create(

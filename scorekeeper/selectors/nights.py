@@ -1,0 +1,70 @@
+"""Game nights read back: the nights a user may see, a night's games, and its standings
+across its finished games (games won, then placings summed; see the README)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
+
+from scorekeeper.models import Game, GameStatus, Night, Seat
+from scorekeeper.selectors.games import leagues_visible_to
+
+
+def nights_visible_to(user: User | AnonymousUser) -> QuerySet[Night]:
+    """Nights a user may see: their own and their leagues'."""
+    if not user.is_authenticated:
+        return Night.objects.none()
+    if getattr(user, "is_superuser", False):
+        return Night.objects.all()
+    return Night.objects.filter(
+        Q(owner_id=user.pk) | Q(league_id__in=leagues_visible_to(user).values("id"))
+    )
+
+
+def night_games(night: Night) -> list[Game]:
+    """The night's games, oldest first."""
+    return list(night.games.order_by("created_at", "id"))
+
+
+def current_game(night: Night) -> Game | None:
+    """The night's newest game: the one its phones follow."""
+    return night.games.order_by("-created_at", "-id").first()
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """One player's line of a night's standings."""
+
+    player: int
+    name: str
+    games: int
+    wins: int
+    placings: int
+    rank: int
+
+
+def night_standings(night: Night) -> list[NightRow]:
+    """Per player over the night's finished games: games won (most first), then the
+    placings summed (lowest first); players equal on both share the rank."""
+    seats = Seat.objects.filter(game__night=night, game__status=GameStatus.FINISHED).select_related(
+        "player"
+    )
+    totals: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for seat in seats:
+        row = totals.setdefault(seat.player_id, [0, 0, 0])
+        row[0] += 1
+        row[1] += int(seat.won)
+        row[2] += seat.place or 0
+        names[seat.player_id] = seat.player.name
+    order = sorted(totals, key=lambda pid: (-totals[pid][1], totals[pid][2], names[pid].lower()))
+    rows: list[NightRow] = []
+    for i, pid in enumerate(order):
+        games, wins, placings = totals[pid]
+        rank = i + 1
+        if rows and (rows[-1].wins, rows[-1].placings) == (wins, placings):
+            rank = rows[-1].rank
+        rows.append(NightRow(pid, names[pid], games, wins, placings, rank))
+    return rows

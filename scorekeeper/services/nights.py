@@ -1,0 +1,37 @@
+"""Game nights written: starting a night (optionally in a league the owner may record in)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from games import RuleError
+from scorekeeper.models import League, Night
+from scorekeeper.selectors.games import can_change_league
+
+MAX_NAME = 80
+
+
+def night_create(*, owner: User, name: str, league: int | None = None) -> Night:
+    """Start a game night. ``league`` must be one the owner may start games in."""
+    name = name.strip()
+    if not name:
+        raise RuleError("a night needs a name", "name")
+    if len(name) > MAX_NAME:
+        raise RuleError(f"a night's name is at most {MAX_NAME} characters", "name")
+    league_obj: League | None = None
+    if league is not None:
+        league_obj = League.objects.filter(pk=league).first()
+        if league_obj is None or not can_change_league(owner, league_obj):
+            raise RuleError(f"league {league} does not exist or you are not in it", "league")
+    return Night.objects.create(name=name, owner=owner, league=league_obj)
+
+
+def night_usable(owner: User, night_id: int) -> Night:
+    """The night ``owner`` may add a game to (theirs, or of a league they record in)."""
+    night = Night.objects.filter(pk=night_id).select_related("league").first()
+    if night is not None and (
+        night.owner_id == owner.pk
+        or (night.league is not None and can_change_league(owner, night.league))
+    ):
+        return night
+    raise RuleError(f"night {night_id} does not exist or is not yours", "night")
