@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0022_membership_role'),
+        ('scorekeeper', '0023_game_ruleset_from_registry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
