@@ -35,9 +35,10 @@ from scorekeeper.models import (
 from scorekeeper.ratings.hooks import game_deleted
 from scorekeeper.ratings.replay import lock_league
 from scorekeeper.retry import once_more_on_deadlock
-from scorekeeper.selectors.games import can_change_league, derived_of, version_key
+from scorekeeper.selectors.games import derived_of, version_key
 from scorekeeper.services.hand_rows import insert_hand
 from scorekeeper.services.idempotency import body_fingerprint, check_replayable
+from scorekeeper.services.league_members import league_to_record_in
 from scorekeeper.services.locked_game import (
     LockedGame,
     check_may,
@@ -124,10 +125,7 @@ def game_create(
     )
     league_obj: League | None = None
     if league is not None:
-        league_id = _as_id(league, "league", "league")
-        league_obj = League.objects.filter(pk=league_id).first()
-        if league_obj is None or not can_change_league(owner, league_obj):
-            raise RuleError(f"league {league_id} does not exist or you are not in it", "league")
+        league_obj = league_to_record_in(owner, _as_id(league, "league", "league"))
     night_obj = None if night is None else night_usable(owner, night)
     assert config.first_dealer is not None
     game = Game.objects.create(

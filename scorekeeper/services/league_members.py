@@ -12,10 +12,21 @@ from django.db import transaction
 from games import RuleError
 from scorekeeper.models import League, MemberRole, Membership
 from scorekeeper.selectors.access import LeagueRole, league_access
+from scorekeeper.selectors.games import can_change_league
 from scorekeeper.validation import parse_id
 
 OWNER_ROLE_FIXED = "The league's owner keeps every right: their role is not changed."
 WRONG_PASSWORD = "That is not your password: nothing was done."
+
+
+def league_to_record_in(user: User, league_id: int) -> League:
+    """The league ``league_id`` when ``user`` may record games in it (a game or a night
+    started in it); :class:`RuleError` on ``league`` otherwise, the same whether it does
+    not exist or is not theirs."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is None or not can_change_league(user, league):
+        raise RuleError(f"league {league_id} does not exist or you are not in it", "league")
+    return league
 
 
 def member_set_role(*, league: League, player: int | str, role: object, user: User) -> Membership:

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from games import RuleError
 from scorekeeper.models import League, Night
 from scorekeeper.selectors.games import can_change_league
+from scorekeeper.services.league_members import league_to_record_in
 
 MAX_NAME = 80
 
@@ -20,9 +21,7 @@ def night_create(*, owner: User, name: str, league: int | None = None) -> Night:
         raise RuleError(f"a night's name is at most {MAX_NAME} characters", "name")
     league_obj: League | None = None
     if league is not None:
-        league_obj = League.objects.filter(pk=league).first()
-        if league_obj is None or not can_change_league(owner, league_obj):
-            raise RuleError(f"league {league} does not exist or you are not in it", "league")
+        league_obj = league_to_record_in(owner, league)
     return Night.objects.create(name=name, owner=owner, league=league_obj)
 
 
