@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scorekeeper.models import Player
+from scorekeeper.models import Game, Player
 from scorekeeper.services.games import game_create, hand_record
 from tests.browser.closing import close_context
 from tests.browser.sheet_ui import watch
@@ -35,12 +35,8 @@ def second_phone(browser: Any, live_server: Any) -> Any:
     return other
 
 
-def test_a_hand_reaches_the_other_phone_through_the_event_stream(
-    events: str, signed_in_page: Any, browser: Any, live_server: Any
-) -> None:
-    first = signed_in_page()
-    first.set_viewport_size({"width": 360, "height": 740})
-    first.set_default_timeout(30_000)
+def open_screw_game(hands: int) -> Game:
+    """Ana's open-ended Screw Your Neighbour game with Bo and Cy, ``hands`` hands won by Bo."""
     owner = User.objects.get(username="ana")
     ana = Player.objects.get(user=owner)
     bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
@@ -50,8 +46,18 @@ def test_a_hand_reaches_the_other_phone_through_the_event_stream(
         players=[ana.pk, bo.pk, cy.pk],
         options={"target_wins": 0},
     )
-    for _ in range(3):
+    for _ in range(hands):
         hand_record(game=game, user=owner, hand_input={"winner": bo.pk})
+    return game
+
+
+def test_a_hand_reaches_the_other_phone_through_the_event_stream(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    first.set_default_timeout(30_000)
+    game = open_screw_game(hands=3)
     url = f"{live_server.url}/games/{game.pk}/"
     second = second_phone(browser, live_server)
     problems = watch(second)
@@ -109,16 +115,7 @@ def test_the_phone_that_saved_asks_nothing_when_its_hands_event_comes_first(
     page = signed_in_page()
     page.set_viewport_size({"width": 360, "height": 740})
     page.set_default_timeout(30_000)
-    owner = User.objects.get(username="ana")
-    ana = Player.objects.get(user=owner)
-    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
-    game = game_create(
-        owner=owner,
-        ruleset="screw-your-neighbour",
-        players=[ana.pk, bo.pk, cy.pk],
-        options={"target_wins": 0},
-    )
-    hand_record(game=game, user=owner, hand_input={"winner": bo.pk})
+    game = open_screw_game(hands=1)
     problems = watch(page)
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
@@ -158,16 +155,7 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_without_asking(
     first = signed_in_page()
     first.set_viewport_size({"width": 360, "height": 740})
     first.set_default_timeout(30_000)
-    owner = User.objects.get(username="ana")
-    ana = Player.objects.get(user=owner)
-    bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
-    game = game_create(
-        owner=owner,
-        ruleset="screw-your-neighbour",
-        players=[ana.pk, bo.pk, cy.pk],
-        options={"target_wins": 0},
-    )
-    hand_record(game=game, user=owner, hand_input={"winner": bo.pk})
+    game = open_screw_game(hands=1)
     url = f"{live_server.url}/games/{game.pk}/"
     second = second_phone(browser, live_server)
     problems = watch(second)
