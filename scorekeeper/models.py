@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from games import RULESETS, RuleError, Ruleset, get_ruleset
@@ -368,14 +369,21 @@ class InviteRole(models.TextChoices):
 
 
 class Invite(models.Model):
-    """A link that lets a phone without an account into one game: to keep its score
-    (``score``) or to follow it (``watch``). Revoking keeps the row (the hands its guests
-    recorded still name them) and shuts the link and its guests out.
+    """A link that lets a phone without an account into one game, or into every game of
+    one night (exactly one of ``game`` and ``night``): to keep its score (``score``) or to
+    follow it (``watch``). Revoking keeps the row (the hands its guests recorded still
+    name them) and shuts the link and its guests out.
 
     The token itself is stored, not a hash of it, so the owner can show a live link's QR
-    code again at the table; it gives access to one game only, and is revocable."""
+    code again at the table; it gives access to its game or night only, and is
+    revocable."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invites")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="invites"
+    )
+    night = models.ForeignKey(
+        Night, null=True, blank=True, on_delete=models.CASCADE, related_name="invites"
+    )
     role = models.CharField(max_length=8, choices=InviteRole.choices)
     token = models.CharField(max_length=64, unique=True)
     created_by = models.ForeignKey(
@@ -386,8 +394,17 @@ class Invite(models.Model):
 
     class Meta:
         ordering = ["game", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, night__isnull=True)
+                | Q(game__isnull=True, night__isnull=False),
+                name="invite_one_game_or_one_night",
+            )
+        ]
 
     def __str__(self) -> str:
+        if self.night_id is not None:
+            return f"{self.role} link to night {self.night_id}"
         return f"{self.role} link to game {self.game_id}"
 
 

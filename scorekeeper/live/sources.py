@@ -166,9 +166,12 @@ def _revoked(invites: Iterable[int]) -> list[int]:
 def invite_is_live(game: int, invite: int) -> bool:
     """Whether a guest's link still lets them into the game (checked once, when their
     stream opens: a revoked link's old ticket opens nothing)."""
+    from django.db.models import Q
+
     from scorekeeper.models import Invite
 
-    return Invite.objects.filter(pk=invite, game_id=game, revoked_at__isnull=True).exists()
+    of_game = Q(game_id=game) | Q(night__games__id=game)
+    return Invite.objects.filter(of_game, pk=invite, revoked_at__isnull=True).exists()
 
 
 def _versions(ids: Iterable[int]) -> dict[int, int]:

@@ -85,11 +85,32 @@ MANAGERS = frozenset({Role.OWNER, Role.MEMBER})
 
 @dataclass(frozen=True)
 class GuestLink:
-    """The link a browser joined a game by: the invite, and the guest it named (if any).
-    The web layer reads the ids from the session; :func:`game_access` checks them."""
+    """The link a browser joined a game by: the invite, and the guest it named (if any);
+    or, with no game's own link (``invite_id`` None), the links it joined nights by
+    (``nights``: night id, invite, guest), one of which may be the game's night's. The web
+    layer reads the ids from the session; :func:`game_access` checks them."""
 
-    invite_id: int
+    invite_id: int | None
     guest_id: int | None = None
+    nights: tuple[tuple[int, int, int | None], ...] = ()
+
+    @classmethod
+    def of_guest(cls, guest: Guest) -> GuestLink:
+        """The link ``guest`` joined by (their invite's game's, or its night's)."""
+        night = guest.invite.night_id
+        if night is None:
+            return cls(guest.invite_id, guest.pk)
+        return cls(None, nights=((night, guest.invite_id, guest.pk),))
+
+    def for_game(self, game: Game) -> tuple[int, int | None, int | None] | None:
+        """The invite and guest that may open ``game``, and the night whose invite it is
+        (None: the game's own); None when none of these links is for it."""
+        if self.invite_id is not None:
+            return self.invite_id, self.guest_id, None
+        for night, invite, guest in self.nights:
+            if night == game.night_id:
+                return invite, guest, night
+        return None
 
 
 @dataclass(frozen=True)
@@ -166,16 +187,18 @@ def _sat_at(user: User, game: Game) -> bool:
 
 
 def _guest_role(game: Game, link: GuestLink) -> tuple[Role, Invite | None, Guest | None]:
-    invite = (
-        Invite.objects.filter(pk=link.invite_id, game_id=game.pk, revoked_at__isnull=True)
-        .only("id", "game_id", "role", "revoked_at")
-        .first()
-    )
+    held = link.for_game(game)
+    if held is None:
+        return Role.NONE, None, None
+    invite_id, guest_id, night = held
+    invites = Invite.objects.filter(pk=invite_id, revoked_at__isnull=True)
+    invites = invites.filter(game=game) if night is None else invites.filter(night_id=night)
+    invite = invites.only("id", "game_id", "night_id", "role", "revoked_at").first()
     if invite is None:
         return Role.NONE, None, None
     guest = None
-    if invite.role == InviteRole.SCORE and link.guest_id is not None:
-        guest = Guest.objects.filter(pk=link.guest_id, invite_id=invite.pk).first()
+    if invite.role == InviteRole.SCORE and guest_id is not None:
+        guest = Guest.objects.filter(pk=guest_id, invite_id=invite.pk).first()
         if guest is not None and guest.removed_at is not None:
             # Removed by the owner: this phone is shut out, not demoted to watching.
             return Role.NONE, None, None
@@ -246,7 +269,7 @@ def find_game_access(
 #: the game row, and what the live answer's parts read of it (their rows come from the
 #: cache of the game's version: its JSON columns load only when those are read again).
 POLL_FIELDS = (
-    *("id", "owner", "league", "status", "version", "updated_at"),
+    *("id", "owner", "league", "night", "status", "version", "updated_at"),
     *("ruleset", "variant", "first_dealer", "closed", "hand_count", "created_at"),
 )
 

@@ -5,9 +5,9 @@ very next request."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from scorekeeper.models import Game, Guest, HandRevision, Invite
+from scorekeeper.models import Game, Guest, HandRevision, Invite, Night
 
 
 def live_invites(game: Game | int) -> QuerySet[Invite]:
@@ -22,9 +22,8 @@ def live_invite_by_token(token: str) -> Invite | None:
     """The live invite a join link names; None for an unknown or revoked one."""
     if not token or len(token) > 64:
         return None
-    return (
-        Invite.objects.select_related("game").filter(token=token, revoked_at__isnull=True).first()
-    )
+    live = Invite.objects.filter(token=token, revoked_at__isnull=True)
+    return live.select_related("game", "night").first()
 
 
 def live_invite_for_game(invite_id: int, game_id: int) -> Invite | None:
@@ -36,10 +35,13 @@ def guest_of_invite(guest_id: int, invite: Invite) -> Guest | None:
 
 
 def present_guests(game: Game | int) -> QuerySet[Guest]:
-    """The guests of a game's live links whom the owner has not removed, oldest first."""
+    """The guests of a game's live links (and its night's) whom the owner has not
+    removed, oldest first."""
     game_id = game if isinstance(game, int) else game.pk
     return Guest.objects.filter(
-        invite__game_id=game_id, invite__revoked_at__isnull=True, removed_at__isnull=True
+        Q(invite__game_id=game_id) | Q(invite__night__games__id=game_id),
+        invite__revoked_at__isnull=True,
+        removed_at__isnull=True,
     ).order_by("created_at", "id")
 
 
@@ -56,3 +58,11 @@ def revision_author(rev: HandRevision) -> str:
     if rev.guest is not None:
         return str(rev.guest)
     return rev.user.get_username() if rev.user is not None else "someone"
+
+
+def live_night_invites(night: Night | int) -> QuerySet[Invite]:
+    """A night's links that still work, newest first."""
+    night_id = night if isinstance(night, int) else night.pk
+    return Invite.objects.filter(night_id=night_id, revoked_at__isnull=True).order_by(
+        "-created_at", "-id"
+    )

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 
 from scorekeeper.models import Game, GameStatus, Night, Seat
 from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.league_roles import LeagueRole, league_role
 
 
 def nights_visible_to(user: User | AnonymousUser) -> QuerySet[Night]:
@@ -20,6 +21,18 @@ def nights_visible_to(user: User | AnonymousUser) -> QuerySet[Night]:
         return Night.objects.all()
     return Night.objects.filter(
         Q(owner_id=user.pk) | Q(league_id__in=leagues_visible_to(user).values("id"))
+    )
+
+
+def may_manage_night(user: User | AnonymousUser, night: Night) -> bool:
+    """Share the night, revoke its links: its owner, its league's owner and admins."""
+    if not user.is_authenticated:
+        return False
+    if night.owner_id == user.pk or getattr(user, "is_superuser", False):
+        return True
+    return night.league_id is not None and league_role(user, night.league_id) in (
+        LeagueRole.OWNER,
+        LeagueRole.ADMIN,
     )
 
 

@@ -1,4 +1,5 @@
-"""Writes about invites: links that let the other phones at the table into one game.
+"""Writes about invites: links that let the other phones at the table into one game, or
+into every game of one night.
 
 Only whoever may change the game (its owner, its league's members) makes or revokes its
 links; a guest who follows a score link gives a name once and is then named in the
@@ -14,8 +15,9 @@ from django.utils import timezone
 
 from games import RuleError
 from scorekeeper.live import notify
-from scorekeeper.models import Game, Guest, Invite, InviteRole
+from scorekeeper.models import Game, Guest, Invite, InviteRole, Night
 from scorekeeper.selectors.access import game_access
+from scorekeeper.selectors.nights import may_manage_night
 from scorekeeper.validation import clean_name
 
 #: Bytes of randomness in a token: 24 bytes (192 bits), 32 URL-safe characters.
@@ -40,14 +42,50 @@ def invite_create(*, game: Game, user: User, role: str) -> Invite:
     )
 
 
+def _check_may_share_night(user: User, night: Night) -> None:
+    if not may_manage_night(user, night):
+        raise PermissionDenied(
+            "Only the night's owner and its league's owner and admins may share it."
+        )
+
+
+def _check_may_share_link(user: User, invite: Invite) -> None:
+    if invite.night is not None:
+        _check_may_share_night(user, invite.night)
+    else:
+        assert invite.game is not None
+        _check_may_share(user, invite.game)
+
+
+def _tell_streams(invite: Invite) -> None:
+    """The phones streaming a game by this link (a night's: any game of the night)."""
+    if invite.night_id is None:
+        assert invite.game_id is not None
+        notify.invite_revoked(invite.game_id, invite.pk)
+        return
+    for game_id in Game.objects.filter(night_id=invite.night_id).values_list("pk", flat=True):
+        notify.invite_revoked(game_id, invite.pk)
+
+
+def night_invite_create(*, night: Night, user: User, role: str) -> Invite:
+    """A new link to every game of ``night`` for ``role`` (``score`` or ``watch``)."""
+    _check_may_share_night(user, night)
+    if role not in InviteRole.values:
+        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
+    return Invite.objects.create(
+        night=night, role=role, token=secrets.token_urlsafe(TOKEN_BYTES), created_by=user
+    )
+
+
 def invite_revoke(*, invite: Invite, user: User) -> None:
-    """Shut a link: it answers 404 from now on, and its guests lose the game at their
-    next request. The row stays, so the hands its guests recorded still name them."""
-    _check_may_share(user, invite.game)
+    """Shut a link: it answers 404 from now on, and its guests lose the game (a night's
+    link: every game of the night) at their next request. The row stays, so the hands
+    its guests recorded still name them."""
+    _check_may_share_link(user, invite)
     now = timezone.now()
     if Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(revoked_at=now):
         invite.revoked_at = now
-        notify.invite_revoked(invite.game_id, invite.pk)
+        _tell_streams(invite)
 
 
 def guest_remove(*, guest: Guest, user: User) -> None:
@@ -56,11 +94,11 @@ def guest_remove(*, guest: Guest, user: User) -> None:
     stays, so the hands they recorded still name them. Their live stream is told as a
     revoked link's are (it resyncs, and the sheet it asks for is refused); the others on
     the link reconnect at once."""
-    _check_may_share(user, guest.invite.game)
+    _check_may_share_link(user, guest.invite)
     now = timezone.now()
     if Guest.objects.filter(pk=guest.pk, removed_at__isnull=True).update(removed_at=now):
         guest.removed_at = now
-        notify.invite_revoked(guest.invite.game_id, guest.invite_id)
+        _tell_streams(guest.invite)
 
 
 def guest_join(*, invite: Invite, name: str) -> Guest:

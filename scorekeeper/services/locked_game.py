@@ -147,7 +147,7 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
     imports, the admin): None, allowed."""
     if user is None and guest is None:
         return None
-    link = GuestLink(guest.invite_id, guest.pk) if guest is not None else None
+    link = GuestLink.of_guest(guest) if guest is not None else None
     access = game_access(game, user if guest is None else None, link)
     allowed, refusal = MAY[may]
     if getattr(access, allowed):

@@ -24,33 +24,66 @@ from scorekeeper.selectors.access import GameAccess, GuestLink, Role, find_game_
 
 #: Session key: ``{"<game id>": {"invite": id, "guest": id or None}}``.
 SESSION_PASSES = "game_links"
+#: Session key: the links joined for a whole night, ``{"<night id>": {…the same…}}``.
+SESSION_NIGHTS = "night_links"
 NOT_YOURS = "There is no such game, or it is not one of yours."
 
 
-def _passes(request: HttpRequest) -> dict[str, Any]:
-    raw = request.session.get(SESSION_PASSES)
+def _passes(request: HttpRequest, key: str = SESSION_PASSES) -> dict[str, Any]:
+    raw = request.session.get(key)
     return raw if isinstance(raw, dict) else {}
 
 
-def holds_link(request: HttpRequest, game_id: int) -> bool:
-    """Whether this browser joined ``game_id`` by a link (live or not any more)."""
-    return str(game_id) in _passes(request)
-
-
-def guest_link(request: HttpRequest, game_id: int) -> GuestLink | None:
-    """The link this browser joined ``game_id`` by, as the session remembers it (whether
-    it still works is for ``selectors.access`` to say)."""
-    entry = _passes(request).get(str(game_id))
+def _held(entry: object) -> tuple[int, int | None] | None:
     if not isinstance(entry, dict) or type(entry.get("invite")) is not int:
         return None
     guest = entry.get("guest")
-    return GuestLink(entry["invite"], guest if type(guest) is int else None)
+    return entry["invite"], guest if type(guest) is int else None
+
+
+def _night_links(request: HttpRequest) -> tuple[tuple[int, int, int | None], ...]:
+    links = []
+    for night, entry in _passes(request, SESSION_NIGHTS).items():
+        held = _held(entry)
+        if held is not None and night.isdigit():
+            links.append((int(night), *held))
+    return tuple(links)
+
+
+def holds_link(request: HttpRequest, game_id: int) -> bool:
+    """Whether this browser joined ``game_id`` (or a night) by a link (live or not any
+    more)."""
+    return str(game_id) in _passes(request) or bool(_passes(request, SESSION_NIGHTS))
+
+
+def guest_link(request: HttpRequest, game_id: int) -> GuestLink | None:
+    """The link this browser joined ``game_id`` by, or else the links it joined nights by
+    (one of them may be the game's night's), as the session remembers them (whether
+    they still work is for ``selectors.access`` to say)."""
+    held = _held(_passes(request).get(str(game_id)))
+    if held is not None:
+        return GuestLink(*held)
+    nights = _night_links(request)
+    return GuestLink(None, nights=nights) if nights else None
+
+
+def night_link(request: HttpRequest, night_id: int) -> tuple[int, int | None] | None:
+    """The invite and guest this browser joined ``night_id`` by."""
+    return _held(_passes(request, SESSION_NIGHTS).get(str(night_id)))
 
 
 def remember_link(request: HttpRequest, game_id: int, invite_id: int, guest_id: int | None) -> None:
     passes = dict(_passes(request))
     passes[str(game_id)] = {"invite": invite_id, "guest": guest_id}
     request.session[SESSION_PASSES] = passes
+
+
+def remember_night_link(
+    request: HttpRequest, night_id: int, invite_id: int, guest_id: int | None
+) -> None:
+    passes = dict(_passes(request, SESSION_NIGHTS))
+    passes[str(night_id)] = {"invite": invite_id, "guest": guest_id}
+    request.session[SESSION_NIGHTS] = passes
 
 
 def request_access(

@@ -26,13 +26,21 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RULESETS, RuleError
-from scorekeeper.models import Game, Invite, InviteRole
+from scorekeeper.models import Game, Invite, InviteRole, Night
 from scorekeeper.security import rate_limit
 from scorekeeper.selectors.access import Role, game_access
 from scorekeeper.selectors.games import player_names
 from scorekeeper.selectors.invites import live_invite_by_token, was_removed
+from scorekeeper.selectors.nights import current_game
 from scorekeeper.services.invites import GUEST_NAME_MAX, guest_join
-from scorekeeper.web.access import guest_link, holds_link, remember_link, request_access
+from scorekeeper.web.access import (
+    guest_link,
+    holds_link,
+    night_link,
+    remember_link,
+    remember_night_link,
+    request_access,
+)
 
 #: Session key: the name a guest gave last, offered again on the next score link.
 SESSION_NAME = "guest_name"
@@ -52,7 +60,8 @@ def join_url(request: HttpRequest, invite: Invite) -> str:
     return request.build_absolute_uri(reverse("join", args=[invite.token]))
 
 
-def _game_title(game: Game) -> str:
+def _game_title(game: Game | None) -> str:
+    assert game is not None
     return f"{RULESETS[game.ruleset].name} #{game.pk}"
 
 
@@ -63,7 +72,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     invite = live_invite_by_token(token)
     if invite is None:  # revoked, or mistyped: the app's page, saying what to do
         return render(request, "join/dead.html", status=404)
+    if invite.night is not None:
+        return _join_night(request, invite, invite.night)
     game = invite.game
+    assert game is not None
     link = guest_link(request, game.pk)
     held = game_access(game, request.user, link)
     if held.may_manage:
@@ -105,6 +117,57 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "join/name.html", context, status=status)
 
 
+def _join_night(request: HttpRequest, invite: Invite, night: Night) -> HttpResponse:
+    """A night's link: the same as a game's, for every game of the night. The phone is
+    taken to the night's current game (or to the night's page until it has one), and
+    follows the night from game to game."""
+    held = night_link(request, night.pk)
+    current = current_game(night)
+    if held is not None and held[0] == invite.pk and was_removed(held[1], invite.pk):
+        return _ended(request, current.pk if current is not None else 0, removed=True)
+    if current is not None and game_access(current, request.user).may_manage:
+        return redirect("game_sheet", pk=current.pk)
+    onward = (
+        redirect("game_sheet", pk=current.pk)
+        if current is not None
+        else redirect("night_page", pk=night.pk)
+    )
+    scoring = held is not None and held[1] is not None and held[0] == invite.pk
+    if invite.role == InviteRole.WATCH:
+        # A phone that already keeps score keeps doing so.
+        if held is None or held[1] is None:
+            remember_night_link(request, night.pk, invite.pk, None)
+        return onward
+    if scoring:
+        return onward
+    name = str(request.session.get(SESSION_NAME) or "")
+    error = ""
+    status = 200
+    if request.method == "POST":
+        name = request.POST.get("name", "")
+        try:
+            guest = guest_join(invite=invite, name=name)
+        except RuleError as exc:
+            error, status = exc.message, 422
+        else:
+            remember_night_link(request, night.pk, invite.pk, guest.pk)
+            request.session[SESSION_NAME] = guest.name
+            messages.success(
+                request, f"Welcome, {guest.name}: you can enter the hands of tonight's games."
+            )
+            return onward
+    context = {
+        "invite": invite,
+        "night": night,
+        "title": night.name,
+        "seated": list(player_names(current).values()) if current is not None else [],
+        "name": name,
+        "name_max": GUEST_NAME_MAX,
+        "error": error,
+    }
+    return render(request, "join/name.html", context, status=status)
+
+
 def _ended(request: HttpRequest, pk: int, *, removed: bool, deleted: bool = False) -> HttpResponse:
     context = {"pk": pk, "removed": removed, "deleted": deleted}
     return render(request, "join/ended.html", context, status=403)
@@ -121,7 +184,14 @@ def access_ended(request: HttpRequest, pk: int) -> HttpResponse:
     if request_access(request, pk, rows=False) is not None:  # let in again meanwhile
         return redirect("game_sheet", pk=pk)
     link = guest_link(request, pk)
-    removed = link is not None and was_removed(link.guest_id, link.invite_id)
+    removed = link is not None and any(
+        was_removed(guest, invite)
+        for invite, guest in (
+            [(link.invite_id, link.guest_id)]
+            if link.invite_id is not None
+            else [(i, g) for _, i, g in link.nights]
+        )
+    )
     deleted = not Game.objects.filter(pk=pk).exists()
     return _ended(request, pk, removed=removed, deleted=deleted)
 
@@ -135,6 +205,7 @@ def join_qr(request: HttpRequest, token: str) -> HttpResponse:
     import segno
 
     code = segno.make(join_url(request, invite), error="m")
+    what = invite.night.name if invite.night is not None else _game_title(invite.game)
     out = io.BytesIO()
     code.save(
         out,
@@ -143,7 +214,7 @@ def join_qr(request: HttpRequest, token: str) -> HttpResponse:
         border=4,
         dark="#000",
         light="#fff",
-        title=f"Join {_game_title(invite.game)}",
+        title=f"Join {what}",
     )
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"

@@ -221,9 +221,9 @@ def _write_guests(
         for game_id in by_game
     )
     guests: dict[tuple[int, str], Guest] = {}
-    for invite in invites:
-        for _, name in by_game[invite.game_id]:
-            guests.setdefault((invite.game_id, name), Guest(invite=invite, name=name))
+    for game_id, invite in zip(by_game, invites, strict=True):
+        for _, name in by_game[game_id]:
+            guests.setdefault((game_id, name), Guest(invite=invite, name=name))
     Guest.objects.bulk_create(guests.values())
     for game_id, named in by_game.items():
         for row, name in named:

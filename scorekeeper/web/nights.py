@@ -1,0 +1,125 @@
+"""A game night's page: its current game, its standings across the games played, its
+games, and (for whoever may share it) one score or watch link for the whole night, with
+its QR code. A phone that joined by the night's link sees it too, and is led on to the
+night's current game; while the night has none, the page asks again every few seconds
+(htmx, no script of its own)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games import RULESETS, RuleError
+from scorekeeper.models import Invite, InviteRole, Night
+from scorekeeper.selectors.invites import live_night_invites
+from scorekeeper.selectors.nights import (
+    current_game,
+    may_manage_night,
+    night_games,
+    night_standings,
+    nights_visible_to,
+)
+from scorekeeper.services.invites import invite_revoke, night_invite_create
+from scorekeeper.web.access import night_link
+from scorekeeper.web.join import join_url
+
+ROLE_TEXT = {
+    InviteRole.SCORE: "Lets a phone enter, correct and undo hands of every game tonight.",
+    InviteRole.WATCH: "Lets a phone follow tonight's games live, without changing them.",
+}
+
+
+def _night_for(request: HttpRequest, pk: int) -> Night:
+    """The night, if this browser may see it: an account's own or its leagues', or one
+    it joined by a link that still works."""
+    night = nights_visible_to(request.user).filter(pk=pk).first()
+    if night is not None:
+        return night
+    held = night_link(request, pk)
+    if held is not None and live_night_invites(pk).filter(pk=held[0]).exists():
+        found = Night.objects.filter(pk=pk).first()
+        if found is not None:
+            return found
+    raise Http404("There is no such night, or it is not one of yours.")
+
+
+def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
+    return {
+        "invite": invite,
+        "url": join_url(request, invite),
+        "qr": reverse("join_qr", args=[invite.token]),
+        "role_text": ROLE_TEXT[InviteRole(invite.role)],
+        "guests": [g for g in invite.guests.all() if g.removed_at is None],
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def night_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the night. POST ``role`` (whoever may share it): a new link for the night."""
+    night = _night_for(request, pk)
+    sharer = may_manage_night(request.user, night)
+    if request.method == "POST":
+        if not sharer:
+            return render(request, "403.html", status=403)
+        try:
+            invite = night_invite_create(
+                night=night,
+                user=request.user,  # type: ignore[arg-type]  # (a sharer is signed in)
+                role=request.POST.get("role", ""),
+            )
+        except RuleError as exc:
+            messages.error(request, exc.message)
+            return redirect("night_page", pk=pk)
+        return redirect(f"{reverse('night_page', args=[pk])}?invite={invite.pk}#night-share")
+    links = (
+        [_link(request, i) for i in live_night_invites(night).prefetch_related("guests")]
+        if sharer
+        else []
+    )
+    wanted = request.GET.get("invite", "")
+    shown = next((x for x in links if str(x["invite"].pk) == wanted), links[0] if links else None)
+    current = current_game(night)
+    context = {
+        "night": night,
+        "current": current,
+        "current_name": RULESETS[current.ruleset].name if current is not None else "",
+        "games": [(g, RULESETS[g.ruleset].name) for g in night_games(night)],
+        "standings": night_standings(night),
+        "sharer": sharer,
+        "links": links,
+        "shown": shown,
+        "roles": [(role, ROLE_TEXT[role]) for role in (InviteRole.SCORE, InviteRole.WATCH)],
+    }
+    return render(request, "nights/night.html", context)
+
+
+@require_POST
+def night_share_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpResponse:
+    """Shut one of the night's links: its phones lose every game of the night."""
+    night = _night_for(request, pk)
+    if not may_manage_night(request.user, night):
+        return render(request, "403.html", status=403)
+    invite = live_night_invites(night).select_related("night").filter(pk=invite_id).first()
+    if invite is None:
+        messages.info(request, "That link was already revoked.")
+    else:
+        invite_revoke(invite=invite, user=request.user)  # type: ignore[arg-type]
+        messages.success(
+            request, f"The {invite.role} link was revoked: it and its guests are shut out."
+        )
+    return redirect("night_page", pk=pk)
+
+
+urlpatterns = [
+    path("nights/<int:pk>/", night_page, name="night_page"),
+    path(
+        "nights/<int:pk>/share/<int:invite_id>/revoke/",
+        night_share_revoke,
+        name="night_share_revoke",
+    ),
+]

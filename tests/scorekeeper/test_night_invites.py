@@ -1,0 +1,164 @@
+"""One link for the whole night: a phone that joined a night by its score link records
+hands in every game of that night without a new link (and in no other game); a watch
+link follows; revoking the link or removing the guest shuts the phone out of them all;
+the night's page shows the current game, the standings and (to its owner) the links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.test import Client
+from rest_framework.test import APIClient
+
+from scorekeeper.models import Game, Guest, HandRevision, Invite, Player
+from scorekeeper.services.games import game_create
+from scorekeeper.services.invites import guest_remove, invite_revoke, night_invite_create
+from scorekeeper.services.nights import night_create
+from tests.scorekeeper.factories import make_players
+from tests.scorekeeper.test_web_games import text
+
+SYN = "screw-your-neighbour"
+
+
+@pytest.fixture
+def three(user: User) -> list[Player]:
+    return make_players("Ana", "Bo", "Cy", created_by=user)
+
+
+def new_game(user: User, players: list[Player], night: int | None) -> Game:
+    return game_create(
+        owner=user,
+        ruleset=SYN,
+        players=[p.pk for p in players],
+        options={"target_wins": 0},
+        night=night,
+    )
+
+
+def record(client: Client, game: Game, winner: Player) -> Any:
+    sheet = client.get(f"/games/{game.pk}/")
+    assert sheet.status_code == 200
+    return client.post(f"/games/{game.pk}/hands/", {"winner": str(winner.pk)})
+
+
+def test_a_score_guest_of_the_night_records_in_each_game_without_a_new_link(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday at Jo's")
+    first = new_game(user, three, night.pk)
+    invite = night_invite_create(night=night, user=user, role="score")
+    phone = Client()
+    page = phone.get(f"/join/{invite.token}/")
+    assert page.status_code == 200
+    assert "Join Friday at Jo's" in text(page)
+    joined = phone.post(f"/join/{invite.token}/", {"name": "Maya"})
+    assert joined.status_code == 302
+    assert joined["Location"] == f"/games/{first.pk}/"
+    assert record(phone, first, three[1]).status_code in (200, 302)
+    assert first.hands.count() == 1
+
+    second = new_game(user, three, night.pk)  # "Play again": the next game of the night
+    assert record(phone, second, three[2]).status_code in (200, 302)
+    assert second.hands.count() == 1
+    guest = Guest.objects.get()
+    assert HandRevision.objects.filter(guest=guest).count() == 2
+    # The same link opens the night's current game now.
+    assert phone.get(f"/join/{invite.token}/")["Location"] == f"/games/{second.pk}/"
+
+    elsewhere = new_game(user, three, None)
+    assert phone.get(f"/games/{elsewhere.pk}/").status_code in (302, 404)
+
+
+def test_a_watch_link_of_the_night_only_watches(user: User, three: list[Player]) -> None:
+    night = night_create(owner=user, name="Friday")
+    game = new_game(user, three, night.pk)
+    invite = night_invite_create(night=night, user=user, role="watch")
+    phone = Client()
+    assert phone.get(f"/join/{invite.token}/")["Location"] == f"/games/{game.pk}/"
+    sheet = phone.get(f"/games/{game.pk}/")
+    assert sheet.status_code == 200
+    assert 'id="entry-heading"' not in sheet.content.decode()
+    refused = phone.post(f"/games/{game.pk}/hands/", {"winner": str(three[0].pk)})
+    assert refused.status_code in (302, 403)
+    assert game.hands.count() == 0
+
+
+def test_revoking_the_night_link_or_removing_its_guest_shuts_every_game(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday")
+    games = [new_game(user, three, night.pk) for _ in range(2)]
+    invite = night_invite_create(night=night, user=user, role="score")
+    maya, ben = Client(), Client()
+    maya.post(f"/join/{invite.token}/", {"name": "Maya"})
+    ben.post(f"/join/{invite.token}/", {"name": "Ben"})
+    guest_remove(guest=Guest.objects.get(name="Maya"), user=user)
+    for game in games:
+        assert maya.get(f"/games/{game.pk}/").status_code != 200
+        assert ben.get(f"/games/{game.pk}/").status_code == 200
+    invite_revoke(invite=invite, user=user)
+    for game in games:
+        assert ben.get(f"/games/{game.pk}/").status_code != 200
+    assert Client().get(f"/join/{invite.token}/").status_code == 404
+
+
+def test_a_link_is_for_a_game_or_a_night_never_both(user: User, three: list[Player]) -> None:
+    night = night_create(owner=user, name="Friday")
+    game = new_game(user, three, night.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Invite.objects.create(game=game, night=night, role="score", token="x" * 32)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Invite.objects.create(role="score", token="y" * 32)
+
+
+def test_night_invites_over_the_api(
+    api: APIClient, user: User, other_user: User, three: list[Player]
+) -> None:
+    night = api.post("/api/v1/nights/", {"name": "Friday"}, format="json").json()["id"]
+    made = api.post(f"/api/v1/nights/{night}/invites/", {"role": "score"}, format="json")
+    assert made.status_code == 201
+    body = made.json()
+    assert body["role"] == "score"
+    assert body["url"].endswith(f"/join/{Invite.objects.get().token}/")
+    assert body["qr_svg"].endswith("/qr.svg")
+    assert api.get(f"/api/v1/nights/{night}/invites/").json() == [body]
+    bad = api.post(f"/api/v1/nights/{night}/invites/", {"role": "owner"}, format="json")
+    assert bad.status_code == 400
+    assert "role" in bad.json()
+    stranger = APIClient()
+    stranger.force_authenticate(other_user)
+    assert stranger.post(f"/api/v1/nights/{night}/invites/", {"role": "watch"}).status_code == 404
+    assert api.delete(f"/api/v1/nights/{night}/invites/{body['id']}/").status_code == 204
+    assert api.get(f"/api/v1/nights/{night}/invites/").json() == []
+    assert api.delete(f"/api/v1/nights/{night}/invites/{body['id']}/").status_code == 404
+
+
+def test_the_night_page_leads_to_the_current_game_and_shares_the_night(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday at Jo's")
+    owner = Client()
+    owner.force_login(user)
+    empty = owner.get(f"/nights/{night.pk}/")
+    assert empty.status_code == 200
+    assert "No game yet" in text(empty)
+    game = new_game(user, three, night.pk)
+    page = owner.get(f"/nights/{night.pk}/")
+    assert f'href="/games/{game.pk}/"' in page.content.decode()
+    made = owner.post(f"/nights/{night.pk}/", {"role": "watch"})
+    assert made.status_code == 302
+    shown = owner.get(made["Location"])
+    assert "/join/" in shown.content.decode()
+    assert Invite.objects.get().night_id == night.pk
+    bad = owner.post(f"/nights/{night.pk}/", {"role": "boss"}, follow=True)
+    assert "is not a role" in text(bad)
+    # A stranger sees nothing; a phone that joined by the link sees the night.
+    assert Client().get(f"/nights/{night.pk}/").status_code == 404
+    phone = Client()
+    phone.get(f"/join/{Invite.objects.get().token}/")
+    seen = phone.get(f"/nights/{night.pk}/")
+    assert seen.status_code == 200
+    assert "One link for the whole night" not in text(seen)
