@@ -322,6 +322,20 @@ document.addEventListener("htmx:beforeRequest", function (e) {
   if (!config.triggeringEvent && String(config.path || "").indexOf("sse=1") < 0) e.preventDefault();
 });
 
+// An answer to a poll whose poller was swapped out while it was asked for (a whole new
+// sheet came in first: a save that ended the game, an undo) is older than the page:
+// htmx would look for its out-of-band targets in the detached old sheet. It is dropped;
+// the new sheet's poller asks for whatever is still missing. (htmx tells the detached
+// poller itself, not the document.)
+document.addEventListener("htmx:beforeRequest", function (e) {
+  var elt = e.detail && e.detail.elt;
+  if (!elt || elt.id !== "sheet-poller" || elt.skGuarded) return;
+  elt.skGuarded = true;
+  elt.addEventListener("htmx:beforeSwap", function (s) {
+    if (!elt.isConnected) s.detail.shouldSwap = false;
+  });
+});
+
 // ---- the changed rows, into the grid ------------------------------------------------
 
 function merge(holder) {
