@@ -36,6 +36,33 @@ def may_manage_night(user: User | AnonymousUser, night: Night) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class NightPointer:
+    """Where a game of a night stands in it: the night, and the night's newer current
+    game when there is one (the game its phones move on to)."""
+
+    night: Night
+    next_game: Game | None
+
+    @property
+    def listening(self) -> bool:
+        """Whether a sheet of the game keeps asking for news after the game is over:
+        until the night's next game starts."""
+        return self.next_game is None
+
+
+def night_pointer(game: Game) -> NightPointer | None:
+    """None for a game outside any night (asking nothing)."""
+    if game.night_id is None:
+        return None
+    night = Night.objects.filter(pk=game.night_id).only("id", "name").first()
+    if night is None:
+        return None
+    current = night.games.order_by("-created_at", "-id").only("id", "ruleset").first()
+    newer = current if current is not None and current.pk != game.pk else None
+    return NightPointer(night, newer)
+
+
 def night_games(night: Night) -> list[Game]:
     """The night's games, oldest first."""
     return list(night.games.order_by("created_at", "id"))

@@ -50,7 +50,7 @@ from scorekeeper.services.locked_game import (
     state_and_revision,
     sync_derived,
 )
-from scorekeeper.services.nights import night_usable
+from scorekeeper.services.nights import night_moved_on, night_usable
 from scorekeeper.services.players import check_players_usable
 from scorekeeper.services.unlikely import check_likely
 from scorekeeper.validation import MAX_HANDS as MAX_HANDS  # (re-exported)
@@ -152,6 +152,8 @@ def game_create(
         )
     seats = list(Seat.objects.filter(game=game))
     sync_derived(game, get_ruleset(game.ruleset).resume(config, []), seats, was_finished=False)
+    if night_obj is not None:
+        night_moved_on(night_obj, game)
     return game
 
 

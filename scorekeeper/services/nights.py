@@ -1,11 +1,15 @@
-"""Game nights written: starting a night (optionally in a league the owner may record in)."""
+"""Game nights written: starting a night (optionally in a league the owner may record in),
+and moving the night on to its next game."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.db.models import F
+from django.utils import timezone
 
 from games import RuleError
-from scorekeeper.models import League, Night
+from scorekeeper.live import notify as live
+from scorekeeper.models import Game, League, Night
 from scorekeeper.selectors.games import can_change_league
 from scorekeeper.services.league_members import league_to_record_in
 
@@ -34,3 +38,14 @@ def night_usable(owner: User, night_id: int) -> Night:
     ):
         return night
     raise RuleError(f"night {night_id} does not exist or is not yours", "night")
+
+
+def night_moved_on(night: Night, game: Game) -> None:
+    """``game`` is the night's new current game: its earlier games' sheets now point to
+    it ("next game of the night"), so each gets a new version, told to its phones (on
+    commit), which then follow the night to it."""
+    earlier = Game.objects.filter(night=night).exclude(pk=game.pk)
+    now = timezone.now()
+    earlier.update(version=F("version") + 1, updated_at=now)
+    for pk, version in earlier.values_list("pk", "version"):
+        live.game_changed(pk, version, None, f"{now.timestamp()}")

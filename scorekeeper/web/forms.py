@@ -139,6 +139,8 @@ class NewGameEntry:
     partners: bool = False
     first_dealer: str = "0"
     league: str = ""
+    #: The game night the game is part of (its id as typed; empty: none).
+    night: str = ""
     #: One per new-game form shown: the same form sent again opens the same game.
     start_token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -176,6 +178,7 @@ class NewGameEntry:
             partners=rules.supports_teams and _text(data, "partners") in {"1", "on"},
             first_dealer=_text(data, "first_dealer") or "0",
             league=_text(data, "league"),
+            night=_text(data, "night"),
             start_token=_token(_text(data, "start_token")) or uuid.uuid4().hex,
         )
 

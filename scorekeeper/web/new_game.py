@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import RULESETS, RuleError, Ruleset, get_ruleset
 from games.base import whole_number
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Night, Player
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import (
     game_with_related,
@@ -30,6 +30,7 @@ from scorekeeper.selectors.league_roles import leagues_recordable_by
 from scorekeeper.services.games import (
     game_create,
 )
+from scorekeeper.services.nights import night_usable
 from scorekeeper.services.players import player_create
 from scorekeeper.validation import optional_id
 from scorekeeper.web import entry_checks
@@ -108,6 +109,11 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 league = optional_id(entry.league)
                 if league is None:
                     raise RuleError("Choose a league from the list", "league")
+            night: int | None = None
+            if entry.night:
+                night = optional_id(entry.night)
+                if night is None:
+                    raise RuleError("That game night is not one of yours", "night")
             return game_create(
                 owner=user,
                 ruleset=rules.slug,
@@ -117,6 +123,7 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                 teams=teams,
                 first_dealer=dealer,
                 league=league,
+                night=night,
                 start_token=entry.start_token,
             )
     except RuleError as exc:
@@ -163,6 +170,11 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
     league_id = optional_id(league)
     if league_id is not None and leagues_recordable_by(request.user).filter(pk=league_id).exists():
         entry.league = str(league_id)
+    night = _night_offered(request, optional_id(request.GET.get("night")))
+    if night is not None:
+        entry.night = str(night.pk)
+        if night.league_id is not None and not entry.league:
+            entry.league = str(night.league_id)
     pk = optional_id(request.GET.get("from"))
     if pk is None:
         return
@@ -184,10 +196,23 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
             entry.options[option.name] = str(game.options[option.name])
     entry.partners = bool(game.teams)
     entry.league = str(game.league_id or "")
+    # The next game of the night the earlier one was part of.
+    if not entry.night and _night_offered(request, game.night_id) is not None:
+        entry.night = str(game.night_id)
     # The deal moves on: whoever sits after the last game's first dealer starts.
     ids = [s.player_id for s in seats]
     if game.first_dealer_id in ids:
         entry.first_dealer = str((ids.index(game.first_dealer_id) + 1) % len(ids))
+
+
+def _night_offered(request: HttpRequest, night_id: int | None) -> Night | None:
+    """The night ``night_id`` if this user may add a game to it."""
+    if night_id is None:
+        return None
+    try:
+        return night_usable(request.user, night_id)  # type: ignore[arg-type]
+    except RuleError:
+        return None
 
 
 def _started_with(user: Any, token: str) -> Game | None:
@@ -222,6 +247,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 "choosing": True,
                 "refused": refused,
                 "league": (request.GET.get("league") or "").strip(),
+                "night": (request.GET.get("night") or "").strip(),
                 "rulesets": [
                     {
                         **r.metadata(),
@@ -279,6 +305,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
         # Hidden players stay out of the picker, unless a seat has one (a rematch).
         "players": [p for p in known.values() if not p.hidden or str(p.pk) in picked],
         "leagues": list(leagues_recordable_by(request.user).order_by("name")),
+        "night": _night_offered(
+            request, optional_id(entry.night or request.POST.get("night_offer", ""))
+        ),
         "error": error,
         "team_choices": [str(i) for i in range(1, max(2, rules.max_players // 2) + 1)],
         "can_add_seat": len(entry.seats) < rules.max_players,

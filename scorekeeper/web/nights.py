@@ -25,6 +25,7 @@ from scorekeeper.selectors.nights import (
     nights_visible_to,
 )
 from scorekeeper.services.invites import invite_revoke, night_invite_create
+from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
 from scorekeeper.web.join import join_url
 
@@ -46,6 +47,18 @@ def _night_for(request: HttpRequest, pk: int) -> Night:
         if found is not None:
             return found
     raise Http404("There is no such night, or it is not one of yours.")
+
+
+def _may_start(request: HttpRequest, night: Night) -> bool:
+    """Whether this viewer may add a game to the night (its owner, its league's
+    recorders)."""
+    if not request.user.is_authenticated:
+        return False
+    try:
+        night_usable(request.user, night.pk)
+    except RuleError:
+        return False
+    return True
 
 
 def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
@@ -91,6 +104,7 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games": [(g, RULESETS[g.ruleset].name) for g in night_games(night)],
         "standings": night_standings(night),
         "sharer": sharer,
+        "may_start": _may_start(request, night),
         "links": links,
         "shown": shown,
         "roles": [(role, ROLE_TEXT[role]) for role in (InviteRole.SCORE, InviteRole.WATCH)],

@@ -24,6 +24,7 @@ from scorekeeper.selectors.games import (
     with_earlier_hands,
     with_rows,
 )
+from scorekeeper.selectors.nights import night_pointer
 from scorekeeper.selectors.player_colours import apply_markers, game_markers
 from scorekeeper.selectors.rows import RECENT_HANDS, keep_after_write, keep_rows, rows_by_version
 from scorekeeper.selectors.table import tools_for
@@ -142,7 +143,17 @@ def sheet_context(
         entry = undone_entry(game, state, refill)
         panel = sheet_panel.build_panel(game, state, names, entry=entry)
     variant = rules.variant(game.variant or None) if rules.variants else None
+    pointer = night_pointer(game)
     return {
+        "night": pointer,
+        "night_next_name": (
+            RULESETS[pointer.next_game.ruleset].name
+            if pointer is not None and pointer.next_game is not None
+            else ""
+        ),
+        # The sheet keeps listening after the game is over while its night has no next
+        # game yet: the phones move on to it by themselves.
+        "live_on": not state.finished or (pointer is not None and pointer.listening),
         "game": game,
         "access": access,
         "state": state,

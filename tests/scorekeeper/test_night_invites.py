@@ -162,3 +162,68 @@ def test_the_night_page_leads_to_the_current_game_and_shares_the_night(
     seen = phone.get(f"/nights/{night.pk}/")
     assert seen.status_code == 200
     assert "One link for the whole night" not in text(seen)
+
+
+def test_a_finished_game_of_the_night_keeps_listening_then_points_to_the_next(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday")
+    first = game_create(
+        owner=user,
+        ruleset=SYN,
+        players=[p.pk for p in three],
+        options={"target_wins": 1},
+        night=night.pk,
+    )
+    invite = night_invite_create(night=night, user=user, role="watch")
+    phone = Client()
+    phone.get(f"/join/{invite.token}/")
+    owner = Client()
+    owner.force_login(user)
+    assert record(owner, first, three[0]).status_code in (200, 302)
+    first.refresh_from_db()
+    assert first.status == "finished"
+    over = phone.get(f"/games/{first.pk}/").content.decode()
+    assert "every 2s" in over  # the night has no next game: the sheet keeps asking
+    assert "data-follow" not in over
+    seen = first.version
+
+    # "Play again" offers the night; the game it starts is the night's next.
+    again = owner.get(f"/games/new/?ruleset={SYN}&from={first.pk}").content.decode()
+    assert f'name="night" value="{night.pk}" checked' in again
+    second = new_game(user, three, night.pk)
+    first.refresh_from_db()
+    assert first.version == seen + 1
+    answer = phone.get(f"/games/{first.pk}/live/?v={seen}&hand=0", HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    assert f'data-follow="/games/{second.pk}/"' in answer.content.decode()
+    page = phone.get(f"/games/{first.pk}/").content.decode()
+    assert f'data-follow="/games/{second.pk}/"' in page
+    assert "every 2s" not in page  # over, and its night moved on: nothing to wait for
+    display = phone.get(f"/games/{first.pk}/display/").content.decode()
+    assert f'data-follow="/games/{second.pk}/display/"' in display
+
+
+def test_the_new_game_form_starts_a_game_in_the_night(user: User, three: list[Player]) -> None:
+    night = night_create(owner=user, name="Friday")
+    owner = Client()
+    owner.force_login(user)
+    chooser = owner.get(f"/games/new/?night={night.pk}").content.decode()
+    assert f"night={night.pk}" in chooser
+    form = owner.get(f"/games/new/?ruleset={SYN}&night={night.pk}").content.decode()
+    assert "Part of “Friday”" in form
+    body = {
+        "ruleset": SYN,
+        "seat_count": "3",
+        **{f"seat-{i}-player": str(p.pk) for i, p in enumerate(three)},
+        "first_dealer": "0",
+        "night": str(night.pk),
+        "night_offer": str(night.pk),
+    }
+    started = owner.post("/games/new/", body)
+    assert started.status_code == 302, text(started)
+    assert Game.objects.get().night_id == night.pk
+    other = night_create(owner=User.objects.create_user("cy"), name="Theirs")
+    refused = owner.post("/games/new/", {**body, "night": str(other.pk), "start_token": "a" * 32})
+    assert refused.status_code == 422
+    assert f"Night {other.pk} does not exist or is not yours" in text(refused)
