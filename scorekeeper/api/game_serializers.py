@@ -317,6 +317,7 @@ class GameSummarySerializer(OutputSerializer):
     )
     hand_count = INT()
     league = INT(source="game.league_id", allow_null=True)
+    night = INT(source="game.night_id", allow_null=True, help_text="The game night it is part of.")
     owner = INT(source="game.owner_id", help_text="Id of the account that created the game.")
     created_at = serializers.DateTimeField(source="game.created_at", default_timezone=UTC)
     finished_at = serializers.DateTimeField(

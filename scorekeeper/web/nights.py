@@ -21,10 +21,10 @@ from scorekeeper.selectors.nights import (
     current_game,
     may_manage_night,
     night_games,
-    night_standings,
     nights_visible_to,
 )
 from scorekeeper.services.invites import invite_revoke, night_invite_create
+from scorekeeper.services.night_results import night_summary
 from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
 from scorekeeper.web.join import join_url
@@ -102,7 +102,7 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
         "current": current,
         "current_name": RULESETS[current.ruleset].name if current is not None else "",
         "games": [(g, RULESETS[g.ruleset].name) for g in night_games(night)],
-        "standings": night_standings(night),
+        "summary": night_summary(night),
         "sharer": sharer,
         "may_start": _may_start(request, night),
         "links": links,

@@ -24,7 +24,7 @@ from scorekeeper.selectors.games import (
     with_earlier_hands,
     with_rows,
 )
-from scorekeeper.selectors.nights import night_pointer
+from scorekeeper.selectors.nights import night_pointer, night_standings
 from scorekeeper.selectors.player_colours import apply_markers, game_markers
 from scorekeeper.selectors.rows import RECENT_HANDS, keep_after_write, keep_rows, rows_by_version
 from scorekeeper.selectors.table import tools_for
@@ -154,6 +154,10 @@ def sheet_context(
         # The sheet keeps listening after the game is over while its night has no next
         # game yet: the phones move on to it by themselves.
         "live_on": not state.finished or (pointer is not None and pointer.listening),
+        # At the end of each game of a night: the night's standings so far.
+        "night_standings": (
+            night_standings(pointer.night) if pointer is not None and state.finished else []
+        ),
         "game": game,
         "access": access,
         "state": state,

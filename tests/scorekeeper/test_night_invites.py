@@ -227,3 +227,33 @@ def test_the_new_game_form_starts_a_game_in_the_night(user: User, three: list[Pl
     refused = owner.post("/games/new/", {**body, "night": str(other.pk), "start_token": "a" * 32})
     assert refused.status_code == 422
     assert f"Night {other.pk} does not exist or is not yours" in text(refused)
+
+
+def test_the_night_tells_its_evening_and_each_game_end_shows_its_standings(
+    user: User, three: list[Player]
+) -> None:
+    ana, bo, cy = three
+    night = night_create(owner=user, name="Friday")
+    owner = Client()
+    owner.force_login(user)
+    for winner in (bo, bo, ana):
+        game = game_create(
+            owner=user,
+            ruleset=SYN,
+            players=[p.pk for p in three],
+            options={"target_wins": 2},
+            night=night.pk,
+        )
+        loser = cy if winner is not cy else ana
+        for who in (winner, loser, winner):
+            assert record(owner, game, who).status_code in (200, 302)
+    page = text(owner.get(f"/nights/{night.pk}/"))
+    assert "Champion Bo" in page
+    assert "Games played 3" in page
+    assert "Closest finish Bo ahead of Cy by 1 win" in page
+    card = owner.get(f"/nights/{night.pk}/").content.decode()
+    assert "Champion: Bo (2 wins)" in card
+    assert "1. Bo 2 wins" in card
+    assert "scored with scorekeeper" in card
+    end = text(owner.get(f"/games/{game.pk}/"))
+    assert "Friday: tonight's standings" in end

@@ -1,0 +1,104 @@
+"""A game night's result, told in a few lines for its page and its share card: the champion (the
+night's standings' first), the games played, the closest finish (the smallest gap
+between a game's winner and its runner-up) and the biggest hand (the most one player
+scored in one hand, in any game of the night)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+
+from games import RULESETS
+from scorekeeper.models import Game, GameStatus, Night
+from scorekeeper.presenters import presenter_for
+from scorekeeper.selectors.games import game_state, game_with_related
+from scorekeeper.selectors.nights import NightRow, night_standings
+from scorekeeper.services.results import SIGNATURE
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    champions: list[str]
+    played: int
+    closest: str
+    biggest: str
+    standings: list[NightRow]
+    text: str
+
+
+def _title(game: Game) -> str:
+    return f"{RULESETS[game.ruleset].name} #{game.pk}"
+
+
+def _closest(games: list[Game]) -> str:
+    """The finished game whose winner was nearest its runner-up (the earlier on a tie)."""
+    best: tuple[int, str] | None = None
+    for game in games:
+        seats = sorted(
+            (s for s in game.seats.all() if s.place is not None), key=lambda s: s.place or 0
+        )
+        first = [s for s in seats if s.place == 1]
+        if not first or len(seats) < 2:
+            continue
+        if len(first) > 1:
+            names = " and ".join(s.player.name for s in first)
+            candidate = (0, f"{names} shared first place in {_title(game)}")
+        else:
+            runner = next(s for s in seats if s.place != 1)
+            gap = abs(first[0].score - runner.score)
+            unit = presenter_for(game.ruleset).line_unit(gap)
+            candidate = (
+                gap,
+                f"{first[0].player.name} ahead of {runner.player.name} by {gap}"
+                f"{' ' + unit if unit else ''} in {_title(game)}",
+            )
+        if best is None or candidate[0] < best[0]:
+            best = candidate
+    return best[1] if best is not None else ""
+
+
+def _biggest(games: list[Game]) -> str:
+    """The most one player scored in one hand of the night (none under 2: a hand won)."""
+    best: tuple[int, str] | None = None
+    for game in games:
+        state = game_state(game)
+        names = {s.player_id: s.player.name for s in game.seats.all()}
+        unit = presenter_for(game.ruleset)
+        for hand in state.hands:
+            for player, points in hand.points.items():
+                if points >= 2 and (best is None or points > best[0]):
+                    word = unit.line_unit(points)
+                    said = f"{points} {word}" if word else str(points)
+                    best = (
+                        points,
+                        f"{said} for {names.get(player, '?')} ({_title(game)}, hand {hand.number})",
+                    )
+    return best[1] if best is not None else ""
+
+
+def night_summary(night: Night) -> NightSummary:
+    games = list(game_with_related(Game.objects.filter(night=night)).order_by("created_at", "id"))
+    finished = [g for g in games if g.status == GameStatus.FINISHED]
+    standings = night_standings(night)
+    champions = [row.name for row in standings if row.rank == 1]
+    closest = _closest(finished)
+    biggest = _biggest(games)
+    day = date_format(timezone.localtime(night.created_at), "j M Y")
+    lines = [f"{night.name} · {day} · {len(finished)} game{'s' if len(finished) != 1 else ''}"]
+    if champions:
+        wins = standings[0].wins
+        lines.append(
+            f"Champion{'s' if len(champions) > 1 else ''}: {' & '.join(champions)} "
+            f"({wins} win{'s' if wins != 1 else ''})"
+        )
+    lines += [
+        f"{row.rank}. {row.name} {row.wins} win{'s' if row.wins != 1 else ''}" for row in standings
+    ]
+    if closest:
+        lines.append(f"Closest finish: {closest}")
+    if biggest:
+        lines.append(f"Biggest hand: {biggest}")
+    lines.append(SIGNATURE)
+    return NightSummary(champions, len(finished), closest, biggest, standings, "\n".join(lines))
