@@ -56,6 +56,19 @@ class Fact:
 
 
 @dataclass
+class Callout:
+    """A fact of the hand in play called out above its entry ("Dirt rank: 7 — every 7
+    left in hand scores 25"): ``fact`` is its key in the hand's facts, which a phone
+    entering the coming hands offline looks up (``data-ahead``)."""
+
+    label: str
+    value: str
+    fact: str
+    before: str = ""
+    after: str = ""
+
+
+@dataclass
 class FooterRow:
     label: str
     values: list[str]
@@ -273,7 +286,8 @@ class Presenter:
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
         """The card buttons of the hand's pad, with the engine's points for each (the
-        page adds, never scores); None for a game entered without one."""
+        page adds, never scores); None for a game entered without one. A value ``marked``
+        is shown apart, its button's name saying why (the pad's ``marked_as``)."""
         return None
 
     def table_tools(

@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.base import Callout
 from scorekeeper.presenters.hand_input import HandForm
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
@@ -63,7 +64,8 @@ class Panel:
     problems: Any = None
     #: An unlikely hand's question (``entry_checks.Question``), to confirm or fix.
     question: Any = None
-    dirt_rank: str = ""
+    #: A fact of the hand called out above the entry (``Presenter.fill_panel``).
+    callout: Callout | None = None
     pad: dict[str, Any] | None = None
     pot_start: int = 0
     #: D$%n You!: the entered passes leave nobody holding chips, so "who paid the last
