@@ -136,16 +136,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("scorekeeper/api/games.py", "dirt"): API_DOCUMENTATION,
     ("scorekeeper/api/games.py", "screw-your-neighbour"): API_DOCUMENTATION,
     ("scorekeeper/api/rulesets.py", "dirty-deals"): API_DOCUMENTATION,
-    # The card pads' "dirt" flag (a card of the hand's dirt rank), in Dirty UNO's pad
-    # values too because the pad script reads it for every game.
-    ("scorekeeper/presenters/dirty_uno.py", "dirt"): MOVED_BY_PRESENTER_REFACTOR,
-    # The entry panel's dirt rank (Panel.dirt_rank) and its callout, shared by the games
-    # scored from the cards left in hand: the CSS classes dirt-callout and dirt-rank, the
-    # data-ahead mark dirt_rank, the pad keys' "dirt" class.
-    ("scorekeeper/web/sheet_panel.py", "dirt"): MOVED_BY_PRESENTER_REFACTOR,
-    ("templates/games/_entry_left_in_hand.html", "dirt"): MOVED_BY_PRESENTER_REFACTOR,
-    ("static/js/offline-sheet.js", "dirt"): MOVED_BY_PRESENTER_REFACTOR,
-    ("static/js/sheet.js", "dirt"): MOVED_BY_PRESENTER_REFACTOR,
 }
 
 

@@ -1,8 +1,8 @@
 """The JSON of the game endpoints: the output serializers that make every response (a
 game, its hands, one hand with its history) from the engine's state — the same classes
 the OpenAPI schema documents, so the schema is the answer — and the hand input of every
-game with its examples, the errors each endpoint may answer, and the ``Idempotency-Key``
-header."""
+game (each game's presenter names its serializer) with its examples, the errors each
+endpoint may answer, and the ``Idempotency-Key`` header."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from games import RULESETS, GameState, HandOutcome
 from games.errors import JSON
 from scorekeeper.api.fields import OutputSerializer, left_out
 from scorekeeper.models import Game, GameStatus, HandRevision, Seat
+from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import StoredHand
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
@@ -367,80 +368,10 @@ class GameSerializer(GameSummarySerializer):
 # -- input serializers -----------------------------------------------------------------
 
 
-class SheddingResultSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    cards = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        help_text=(
-            'Cards left in hand, e.g. ["JK", "4H"]; a rank or UNO value alone ("4", "7") '
-            "when the suit or colour was not noted."
-        ),
-    )
-    points = serializers.IntegerField(
-        min_value=0, required=False, help_text="Points the table counted (not with cards)."
-    )
-
-
-class SheddingHandSerializer(serializers.Serializer):
-    """dirt, dirty-uno"""
-
-    winner = serializers.IntegerField(help_text="Who went out.")
-    results = SheddingResultSerializer(many=True, help_text="Every player but the winner.")
-
-
-class DamnYouResultSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    passes = serializers.IntegerField(min_value=0)
-    cards_left = serializers.IntegerField(min_value=0)
-
-
-class DamnYouHandSerializer(serializers.Serializer):
-    """damn-you"""
-
-    winner = serializers.IntegerField(help_text="Who went out.")
-    results = DamnYouResultSerializer(
-        many=True, help_text="Every player; the winner's cards_left is 0."
-    )
-    last_chip = serializers.IntegerField(
-        allow_null=True,
-        required=False,
-        help_text="Who paid the last pass, when the passes leave nobody holding chips "
-        "(that player wins at once): required then, refused otherwise.",
-    )
-
-
-class DirtyDealsHandSerializer(serializers.Serializer):
-    """dirty-deals"""
-
-    winner = serializers.IntegerField(help_text="Who claimed the hand.")
-    suit = serializers.CharField(help_text="S, H, D or C.")
-    surplus = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="The claimant's surplus cards."
-    )
-    surplus_count = serializers.IntegerField(
-        min_value=0, required=False, help_text="Instead of surplus: their number."
-    )
-    bower_in_surplus = serializers.BooleanField(required=False, help_text="With surplus_count.")
-    bower_holder = serializers.IntegerField(
-        allow_null=True, required=False, help_text="Another player holding the bower."
-    )
-
-
-class ScrewYourNeighbourHandSerializer(serializers.Serializer):
-    """screw-your-neighbour"""
-
-    winner = serializers.IntegerField(help_text="Who went out first.")
-
-
+#: Each game's hand body (its presenter's ``hand_serializer``; games that share one, once).
 HAND_INPUT = PolymorphicProxySerializer(
     component_name="HandInput",
-    serializers=[
-        SheddingHandSerializer,
-        DamnYouHandSerializer,
-        DirtyDealsHandSerializer,
-        ScrewYourNeighbourHandSerializer,
-    ],
+    serializers=list(dict.fromkeys(presenter_for(slug).hand_serializer for slug in RULESETS)),
     resource_type_field_name=None,
 )
 

@@ -3,9 +3,10 @@
 The engine (``games``) has one ruleset class per game; beside each, on the Django side,
 one presenter (a module of this package) says what its game shows differently: the goal,
 the banner's facts, the scoreboard's needs, the grid's cells, tags, dividers and footer,
-the ranking's scores, the chart, the entry template and how the entry form becomes the
-engine's hand input. The pages (``web``) ask :func:`presenter_for` and never a game's
-name. Adding a game is one engine class and one presenter module.
+the ranking's scores, the chart, the entry template and form (which makes the engine's
+hand input), and the API's hand body. The pages (``web``) ask :func:`presenter_for` and
+never a game's name. Adding a game is one engine class and one presenter module (with
+its entry template).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
 from games.table_tools import table_kit
+from scorekeeper.presenters.hand_input import HandForm, LeftInHandForm, SheddingHandSerializer
 
 if TYPE_CHECKING:
-    from scorekeeper.web.forms import Entry
+    from rest_framework import serializers
+
     from scorekeeper.web.sheet_panel import Panel
 
 MINUS = "\u2212"
@@ -50,6 +53,19 @@ class Fact:
     label: str
     value: str
     big: bool = False
+
+
+@dataclass
+class Callout:
+    """A fact of the hand in play called out above its entry ("Dirt rank: 7 — every 7
+    left in hand scores 25"): ``fact`` is its key in the hand's facts, which a phone
+    entering the coming hands offline looks up (``data-ahead``)."""
+
+    label: str
+    value: str
+    fact: str
+    before: str = ""
+    after: str = ""
 
 
 @dataclass
@@ -132,6 +148,12 @@ class Presenter:
     chart_title: ClassVar[str] = "Running totals after each hand"
     #: The scoreboard's unit of a score.
     unit: ClassVar[str] = "pts"
+    #: The entry form (``hand_input.HandForm``): a page's post, or a stored hand's
+    #: input, as the engine's hand input.
+    entry_form: ClassVar[type[HandForm]] = HandForm
+    #: The API's hand body of the game, as its schema documents it (every game names
+    #: its own: the class's name is the schema's component name).
+    hand_serializer: ClassVar[type[serializers.Serializer]]
 
     @property
     def shares_table_tools(self) -> bool:
@@ -264,7 +286,8 @@ class Presenter:
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:
         """The card buttons of the hand's pad, with the engine's points for each (the
-        page adds, never scores); None for a game entered without one."""
+        page adds, never scores); None for a game entered without one. A value ``marked``
+        is shown apart, its button's name saying why (the pad's ``marked_as``)."""
         return None
 
     def table_tools(
@@ -274,13 +297,9 @@ class Presenter:
         default those its document calls for (``games.table_tools``)."""
         return kit_tools(state, nxt, names)
 
-    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
-        """The API body of ``POST /games/{id}/hands/`` for what the form holds."""
-        return {"winner": entry.winner or None}
-
-    def fix_anchor(self, player: int, entry: Entry | None) -> str:
+    def fix_anchor(self, player: int, form: HandForm | None) -> str:
         """The id of the input where an unlikely amount of ``player``'s is fixed."""
-        if entry is not None and entry.for_player(player).points:
+        if form is not None and form.value(f"points_{player}"):
             return f"points_{player}"
         return f"cards_{player}"
 
@@ -343,19 +362,5 @@ class LeftInHand(Presenter):
 
     entry_template = "games/_entry_left_in_hand.html"
     per_player_entry = True
-
-    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
-        results: list[dict[str, Any]] = []
-        for p in players:
-            row = entry.for_player(p)
-            result: dict[str, Any] = {"player": p}
-            if row.cards:
-                result["cards"] = row.cards.replace(",", " ").split()
-            if row.points:
-                result["points"] = row.points
-            # The player who went out needs no line; one with something typed keeps it,
-            # so the engine can say that whoever went out holds nothing.
-            if str(p) == entry.winner and len(result) == 1:
-                continue
-            results.append(result)
-        return {"winner": entry.winner or None, "results": results}
+    entry_form = LeftInHandForm
+    hand_serializer = SheddingHandSerializer

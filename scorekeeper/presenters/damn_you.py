@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+
+from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
 from games.damn_you import last_chip_needed
 from games.inputs import whole_number
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
+from scorekeeper.presenters.hand_input import HandForm, Typed
 
 if TYPE_CHECKING:
-    from scorekeeper.web.forms import Entry
     from scorekeeper.web.sheet_panel import Panel
 
 
@@ -24,10 +26,60 @@ GAME_LENGTH_CHOICES = {
 }
 
 
+class DamnYouForm(HandForm):
+    """Who went out, each player's passes and cards left, and who paid the last chip
+    (asked only when the passes leave nobody any)."""
+
+    last_chip = Typed()
+    player_fields = ("passes", "cards_left")
+
+    def hand_input(self) -> dict[str, Any]:
+        # "Who paid the last chip?" goes in only when asked; the engine says when it is
+        # missing and refuses it when it is not needed.
+        winner, last_chip = self.value("winner"), self.value("last_chip")
+        return {
+            **({"last_chip": last_chip} if last_chip else {}),
+            "winner": winner or None,
+            "results": [
+                {
+                    "player": p,
+                    "passes": self.value(f"passes_{p}") or 0,
+                    "cards_left": (
+                        self.value(f"cards_left_{p}") or (0 if str(p) == winner else None)
+                    ),
+                }
+                for p in self.players
+            ],
+        }
+
+
+class DamnYouResultSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    passes = serializers.IntegerField(min_value=0)
+    cards_left = serializers.IntegerField(min_value=0)
+
+
+class DamnYouHandSerializer(serializers.Serializer):
+    """damn-you"""
+
+    winner = serializers.IntegerField(help_text="Who went out.")
+    results = DamnYouResultSerializer(
+        many=True, help_text="Every player; the winner's cards_left is 0."
+    )
+    last_chip = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="Who paid the last pass, when the passes leave nobody holding chips "
+        "(that player wins at once): required then, refused otherwise.",
+    )
+
+
 class DamnYouPresenter(Presenter):
     slug = "damn-you"
     entry_template = "games/_entry_damn_you.html"
     per_player_entry = True
+    entry_form = DamnYouForm
+    hand_serializer = DamnYouHandSerializer
     points_hint = "Chips won or lost this hand; small: chips held."
     total_label = "Chips"
     chart_title = "Chips after each hand"
@@ -128,32 +180,14 @@ class DamnYouPresenter(Presenter):
             row.dealt = dealt.get(row.id, 0)
             row.short = row.id in short
         panel.pot_start = sum(antes.values())
-        panel.last_chip_asked = bool(panel.entry.last_chip) or last_chip_needed(
+        panel.last_chip_asked = bool(panel.entry.get("last_chip")) or last_chip_needed(
             {row.id: row.cap for row in panel.players},
-            {row.id: _count(row.entry.passes) for row in panel.players},
+            {row.id: _count(row.entry.get("passes", "")) for row in panel.players},
         )
         if panel.mode == "new":
             panel.storage_key = f"sk:passes:{game_pk}:{panel.number}"
 
-    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
-        # "Who paid the last chip?" goes in only when asked; the engine says when it is
-        # missing and refuses it when it is not needed.
-        return {
-            **({"last_chip": entry.last_chip} if entry.last_chip else {}),
-            "winner": entry.winner or None,
-            "results": [
-                {
-                    "player": p,
-                    "passes": entry.for_player(p).passes or 0,
-                    "cards_left": (
-                        entry.for_player(p).cards_left or (0 if str(p) == entry.winner else None)
-                    ),
-                }
-                for p in players
-            ],
-        }
-
-    def fix_anchor(self, player: int, entry: Entry | None) -> str:
+    def fix_anchor(self, player: int, form: HandForm | None) -> str:
         return f"passes_{player}"
 
 

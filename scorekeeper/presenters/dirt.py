@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
-from games.dirt import card_points
+from games.dirt import DIRT_POINTS, card_points
 from scorekeeper.presenters.base import (
     RED_SUITS,
+    Callout,
     Fact,
     LeftInHand,
     PenaltyButton,
@@ -71,7 +72,11 @@ class DirtPresenter(LeftInHand):
         previous: Mapping[int, int] | None,
         game_pk: int,
     ) -> None:
-        panel.dirt_rank = str(facts.get("dirt_rank", ""))
+        rank = str(facts.get("dirt_rank", ""))
+        if rank:
+            panel.callout = Callout(
+                "Dirt rank", rank, "dirt_rank", "— every ", f" left in hand scores {DIRT_POINTS}"
+            )
 
     def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
         # The variant's sequence of dirt ranks fixes every hand's rank in advance.
@@ -103,7 +108,7 @@ class DirtPresenter(LeftInHand):
                     "key": rank,
                     "label": rank,
                     "points": card_points(card, dirt_rank, ten_points=ten),
-                    "dirt": rank == dirt_rank,
+                    "marked": rank == dirt_rank,
                     "suited": rank != "JK",
                 }
             )
@@ -114,5 +119,5 @@ class DirtPresenter(LeftInHand):
             "deck": dict(french_deck(decks, jokers_per_deck=2)),
             "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
             "scoring": "",
-            "dirt": dirt_rank,
+            "marked_as": "dirt rank",
         }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rest_framework import serializers
+
 from games import GameState, HandOutcome, Ruleset
 from games.cards import SUIT_SYMBOLS, SUITS
 from games.dirty_deals import BOWER, RANKS_IN_PLAY, RUBBER_TARGET, RUBBERS_TO_WIN
@@ -19,17 +21,61 @@ from scorekeeper.presenters.base import (
     kit_tools,
     plural,
 )
+from scorekeeper.presenters.hand_input import Flag, HandForm, Typed, TypedList
 
 if TYPE_CHECKING:
-    from scorekeeper.web.forms import Entry
     from scorekeeper.web.sheet_panel import Panel
 
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
 
+class DirtyDealsForm(HandForm):
+    """Who claimed the hand and its suit, the claimant's surplus (the cards, or their
+    number and whether the bower is among them) and who else holds the bower."""
+
+    suit = Typed()
+    surplus = TypedList()
+    surplus_count = Typed()
+    bower_in_surplus = Flag()
+    bower_holder = Typed()
+
+    def hand_input(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "winner": self.value("winner") or None,
+            "suit": self.value("suit") or None,
+        }
+        surplus, count = self.value("surplus") or [], self.value("surplus_count")
+        if surplus or not count:
+            body["surplus"] = list(surplus)
+        else:
+            body["surplus_count"] = count
+            body["bower_in_surplus"] = bool(self.value("bower_in_surplus"))
+        body["bower_holder"] = self.value("bower_holder") or None
+        return body
+
+
+class DirtyDealsHandSerializer(serializers.Serializer):
+    """dirty-deals"""
+
+    winner = serializers.IntegerField(help_text="Who claimed the hand.")
+    suit = serializers.CharField(help_text="S, H, D or C.")
+    surplus = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="The claimant's surplus cards."
+    )
+    surplus_count = serializers.IntegerField(
+        min_value=0, required=False, help_text="Instead of surplus: their number."
+    )
+    bower_in_surplus = serializers.BooleanField(required=False, help_text="With surplus_count.")
+    bower_holder = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Another player holding the bower."
+    )
+
+
 class DirtyDealsPresenter(Presenter):
     slug = "dirty-deals"
     entry_template = "games/_entry_dirty_deals.html"
+    entry_form = DirtyDealsForm
+    hand_serializer = DirtyDealsHandSerializer
     tag_label = "Suit"
     points_hint = "Points this hand; small: points in the rubber."
     total_label = "Points"
@@ -130,13 +176,3 @@ class DirtyDealsPresenter(Presenter):
             }
             for s in SUITS
         ]
-
-    def hand_input(self, players: Sequence[int], entry: Entry) -> dict[str, Any]:
-        body: dict[str, Any] = {"winner": entry.winner or None, "suit": entry.suit or None}
-        if entry.surplus or not entry.surplus_count:
-            body["surplus"] = list(entry.surplus)
-        else:
-            body["surplus_count"] = entry.surplus_count
-            body["bower_in_surplus"] = entry.bower_in_surplus
-        body["bower_holder"] = entry.bower_holder or None
-        return body

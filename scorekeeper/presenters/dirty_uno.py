@@ -76,7 +76,7 @@ class DirtyUnoPresenter(LeftInHand):
                     "key": value,
                     "label": UNO_LABELS.get(value, value),
                     "points": uno_points(card),
-                    "dirt": False,
+                    "marked": False,
                     "suited": not wild,
                 }
             )
@@ -90,5 +90,5 @@ class DirtyUnoPresenter(LeftInHand):
             "deck": dict(uno_deck()),
             "deck_name": "the UNO deck",
             "scoring": str(state.config.options.get("scoring", "standard")),
-            "dirt": "",
+            "marked_as": "",
         }

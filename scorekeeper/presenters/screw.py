@@ -5,15 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rest_framework import serializers
+
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, kit_tools, plural
+from scorekeeper.presenters.hand_input import HandForm
+
+
+class ScrewYourNeighbourHandSerializer(serializers.Serializer):
+    """screw-your-neighbour"""
+
+    winner = serializers.IntegerField(help_text="Who went out first.")
 
 
 class ScrewPresenter(Presenter):
     slug = "screw-your-neighbour"
     entry_template = "games/_entry_screw.html"
+    entry_form = HandForm
+    hand_serializer = ScrewYourNeighbourHandSerializer
     points_hint = "✓ won the hand; small: hand wins."
     total_label = "Wins"
     chart_title = "Hand wins"

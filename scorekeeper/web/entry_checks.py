@@ -21,7 +21,7 @@ from games import RuleError, Ruleset
 from games.plausible import Unlikely
 from scorekeeper.errors import confirm_token
 from scorekeeper.presenters import Presenter
-from scorekeeper.web.forms import Entry
+from scorekeeper.presenters.hand_input import HandForm
 
 
 @dataclass
@@ -101,7 +101,7 @@ class Question:
 
 
 def question_for(
-    shows: Presenter, items: list[Unlikely], names: Mapping[int, str], entry: Entry | None = None
+    shows: Presenter, items: list[Unlikely], names: Mapping[int, str], form: HandForm | None = None
 ) -> Question:
     """The question for the unlikely ``items`` of an entry
     (:class:`~scorekeeper.errors.UnlikelyHand`, raised by the services)."""
@@ -115,5 +115,5 @@ def question_for(
         else:
             most = f"{item.limit:,} {item.what}"
             lines.append(f"{who}'s {amount} {verb} more than a hand usually holds (about {most}).")
-    fix = shows.fix_anchor(items[0].player, entry)
+    fix = shows.fix_anchor(items[0].player, form)
     return Question(lines=lines, token=confirm_token(items), fix_anchor=fix)

@@ -1,19 +1,16 @@
-"""Form input of the score-sheet pages, turned into the shapes the API takes.
+"""The new-game form of the pages, turned into the shape the API takes.
 
-The pages post plain HTML forms (they work without JavaScript); from them are built
-exactly the dicts that ``POST /api/v1/games/`` and ``POST …/hands/`` accept (a hand's by
-its game's presenter, ``Presenter.hand_input``), so the same services (and the engine
-behind them) check and score both. Nothing here validates the rules: a bad value is
-passed on as typed and the engine names the problem.
-
-An :class:`Entry` holds the raw values of a hand form, from a post (to build the hand and
-show them again next to an error) or from a stored hand (to correct it).
+The pages post plain HTML forms (they work without JavaScript); from the new-game form is
+built exactly the dict that ``POST /api/v1/games/`` accepts, so the same service (and the
+engine behind it) checks both. Nothing here validates the rules: a bad value is passed on
+as typed and the engine names the problem. (A hand's entry form is its game's:
+``Presenter.entry_form``, ``scorekeeper.presenters.hand_input``.)
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,84 +29,6 @@ def _token(value: str) -> str:
 def _text(data: QueryDict | Mapping[str, Any], name: str) -> str:
     value = data.get(name)
     return str(value).strip() if value is not None else ""
-
-
-# -- hand entry ---------------------------------------------------------------------------
-
-
-@dataclass
-class PlayerEntry:
-    """What was entered for one player (all as typed)."""
-
-    cards: str = ""
-    points: str = ""
-    passes: str = ""
-    cards_left: str = ""
-
-
-@dataclass
-class Entry:
-    """The values of a hand form, as typed."""
-
-    winner: str = ""
-    players: dict[int, PlayerEntry] = field(default_factory=dict)
-    suit: str = ""
-    surplus: list[str] = field(default_factory=list)
-    surplus_count: str = ""
-    bower_in_surplus: bool = False
-    bower_holder: str = ""
-    #: D$%n You!: who paid the last chip (asked only when the passes leave nobody any).
-    last_chip: str = ""
-
-    def for_player(self, player: int) -> PlayerEntry:
-        return self.players.get(player) or PlayerEntry()
-
-    @classmethod
-    def from_post(cls, data: QueryDict, players: Sequence[int]) -> Entry:
-        return cls(
-            winner=_text(data, "winner"),
-            players={
-                p: PlayerEntry(
-                    cards=_text(data, f"cards_{p}"),
-                    points=_text(data, f"points_{p}"),
-                    passes=_text(data, f"passes_{p}"),
-                    cards_left=_text(data, f"cards_left_{p}"),
-                )
-                for p in players
-            },
-            suit=_text(data, "suit"),
-            surplus=[c for c in data.getlist("surplus") if c.strip()],
-            surplus_count=_text(data, "surplus_count"),
-            bower_in_surplus=_text(data, "bower_in_surplus").lower() in {"1", "on", "true"},
-            bower_holder=_text(data, "bower_holder"),
-            last_chip=_text(data, "last_chip"),
-        )
-
-    @classmethod
-    def from_input(cls, hand_input: Mapping[str, Any]) -> Entry:
-        """The form values that show a stored (normalised) hand input again."""
-        entry = cls(winner=str(hand_input.get("winner") or ""))
-        for result in hand_input.get("results") or []:
-            player = int(result["player"])
-            row = entry.players.setdefault(player, PlayerEntry())
-            if result.get("cards") is not None:
-                row.cards = " ".join(result["cards"])
-            if result.get("points") is not None:
-                row.points = str(result["points"])
-            if result.get("passes") is not None:
-                row.passes = str(result["passes"])
-            if result.get("cards_left") is not None:
-                row.cards_left = str(result["cards_left"])
-        entry.suit = str(hand_input.get("suit") or "")
-        entry.surplus = list(hand_input.get("surplus") or [])
-        if hand_input.get("surplus_count") is not None:
-            entry.surplus_count = str(hand_input["surplus_count"])
-        entry.bower_in_surplus = bool(hand_input.get("bower_in_surplus"))
-        holder = hand_input.get("bower_holder")
-        entry.bower_holder = "" if holder is None else str(holder)
-        last_chip = hand_input.get("last_chip")
-        entry.last_chip = "" if last_chip is None else str(last_chip)
-        return entry
 
 
 # -- new game -----------------------------------------------------------------------------

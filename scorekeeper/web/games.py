@@ -38,6 +38,7 @@ from scorekeeper.errors import ConflictError, IdempotencyKeyReused, StaleHandErr
 from scorekeeper.live.delta import delta_from, grid_delta
 from scorekeeper.models import Game, Hand
 from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.hand_input import HandForm
 from scorekeeper.retry import once_more_on_deadlock
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
@@ -63,7 +64,6 @@ from scorekeeper.web.access import (
     seated_game,
     writer,
 )
-from scorekeeper.web.forms import Entry
 from scorekeeper.web.live_answer import LiveRequest
 from scorekeeper.web.sheet_context import (
     after_write,
@@ -182,10 +182,10 @@ def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
 # -- hands --------------------------------------------------------------------------------
 
 
-def _entry_from(request: HttpRequest, game: Game) -> tuple[Entry, dict[str, Any]]:
-    players = seat_ids(game)
-    entry = Entry.from_post(request.POST, players)
-    return entry, presenter_for(game.ruleset).hand_input(players, entry)
+def _entry_from(request: HttpRequest, game: Game) -> tuple[HandForm, dict[str, Any]]:
+    """The game's entry form as posted, and the hand input it makes."""
+    form = presenter_for(game.ruleset).entry_form(seat_ids(game), request.POST)
+    return form, form.hand_input()
 
 
 def _state_now(game: Game) -> GameState:
@@ -200,7 +200,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     row is read with its seats, not its hands: the write reads the last hand's stored
     outcome alone, and the answer is the live answer of the new version."""
     game = access.game
-    entry, hand_input = _entry_from(request, game)
+    form, hand_input = _entry_from(request, game)
     # A phone that kept the hand while offline sends it with the key it made when the
     # hand was saved (header or field): however often it is sent, it is recorded once.
     sent_key = request.headers.get("Idempotency-Key") or request.POST.get("idempotency_key")
@@ -212,7 +212,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             state = _state_now(game)
             refused = f"The hand's Idempotency-Key was refused: {error.messages[0]}."
             panel = sheet_panel.build_panel(
-                game, state, player_names(game), entry=entry, message=refused
+                game, state, player_names(game), form=form, message=refused
             )
             return render_sheet(
                 request, sheet_context(request, access, state=state, panel=panel), status=422
@@ -230,7 +230,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     except UnlikelyHand as exc:
         state = _state_now(game)
         panel = sheet_panel.build_panel(
-            game, state, player_names(game), entry=entry, idempotency_key=key, unlikely=exc.items
+            game, state, player_names(game), form=form, idempotency_key=key, unlikely=exc.items
         )
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), status=422
@@ -238,7 +238,7 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     except RuleError as exc:
         state = _state_now(game)
         panel = sheet_panel.build_panel(
-            game, state, player_names(game), entry=entry, error=exc, idempotency_key=key
+            game, state, player_names(game), form=form, error=exc, idempotency_key=key
         )
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), status=422
@@ -312,7 +312,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), partial="panel"
         )
-    entry, hand_input = _entry_from(request, game)
+    form, hand_input = _entry_from(request, game)
     try:
         written = hand_replace(
             game=game,
@@ -323,19 +323,19 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         )
     except UnlikelyHand as exc:
         panel = sheet_panel.build_panel(
-            game, state, names, number=number, entry=entry, unlikely=exc.items
+            game, state, names, number=number, form=form, unlikely=exc.items
         )
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except RuleError as exc:
-        panel = sheet_panel.build_panel(game, state, names, number=number, entry=entry, error=exc)
+        panel = sheet_panel.build_panel(game, state, names, number=number, form=form, error=exc)
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), status=422
         )
     except ConflictError as exc:
         panel = sheet_panel.build_panel(
-            game, state, names, number=number, entry=entry, message=exc.message
+            game, state, names, number=number, form=form, message=exc.message
         )
         return render_sheet(
             request, sheet_context(request, access, state=state, panel=panel), status=409
@@ -358,7 +358,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
 def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
     """What a hand would score, computed by the engine without saving anything."""
     game = access.game
-    entry, hand_input = _entry_from(request, game)
+    form, hand_input = _entry_from(request, game)
     names = player_names(game)
     stored = [h.input for h in sorted(game.hands.all(), key=lambda h: h.number)]
     inputs = list(stored)
@@ -419,7 +419,7 @@ def hand_preview(request: HttpRequest, access: GameAccess) -> HttpResponse:
         state,
         names,
         number=number if editing else None,
-        entry=entry,
+        form=form,
         idempotency_key=request.POST.get("idempotency_key") or None,
     )
     return render_sheet(

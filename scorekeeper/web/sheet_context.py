@@ -16,6 +16,7 @@ from django.shortcuts import render
 from games import RULESETS, GameState
 from scorekeeper.models import Game, HandAction, HandRevision
 from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.hand_input import HandForm
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
     game_state,
@@ -33,7 +34,6 @@ from scorekeeper.services.locked_game import DERIVED_FIELDS
 from scorekeeper.validation import optional_id
 from scorekeeper.web import sheet, sheet_panel
 from scorekeeper.web.access import NOT_YOURS
-from scorekeeper.web.forms import Entry
 from scorekeeper.web.scoreboard import build_scoreboard
 
 
@@ -92,7 +92,7 @@ def hand_marker(state: GameState) -> str:
     return str(state.next_hand["number"]) if state.next_hand else "end"
 
 
-def undone_entry(game: Game, state: GameState, number: int | None) -> Entry | None:
+def undone_entry(game: Game, state: GameState, number: int | None) -> HandForm | None:
     """The entry of hand ``number`` as it was when it was undone, to fix and save again —
     while that hand is the next one to enter (None otherwise)."""
     if not number or not state.next_hand or int(state.next_hand["number"]) != number:
@@ -103,7 +103,9 @@ def undone_entry(game: Game, state: GameState, number: int | None) -> Entry | No
         .values_list("input", flat=True)
         .first()
     )
-    return Entry.from_input(undone) if undone is not None else None
+    if undone is None:
+        return None
+    return presenter_for(game.ruleset).entry_form.from_input(state.config.players, undone)
 
 
 def sheet_context(
@@ -140,8 +142,8 @@ def sheet_context(
     apply_markers(grid.columns, markers)
     if panel is None and can_change:
         refill = refill or optional_id(request.GET.get("refill"))
-        entry = undone_entry(game, state, refill)
-        panel = sheet_panel.build_panel(game, state, names, entry=entry)
+        form = undone_entry(game, state, refill)
+        panel = sheet_panel.build_panel(game, state, names, form=form)
     variant = rules.variant(game.variant or None) if rules.variants else None
     pointer = night_pointer(game)
     return {

@@ -15,9 +15,10 @@ from django.urls import reverse
 from games import GameState, RuleError
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.base import Callout
+from scorekeeper.presenters.hand_input import HandForm
 from scorekeeper.selectors.games import hand_history
 from scorekeeper.selectors.invites import revision_author
-from scorekeeper.web.forms import Entry, PlayerEntry
 from scorekeeper.web.sheet_ahead import build_ahead
 
 # -- the entry panel ----------------------------------------------------------------------
@@ -28,7 +29,8 @@ class PanelPlayer:
     id: int
     name: str
     dealer: bool
-    entry: PlayerEntry
+    #: This player's values of the entry form as typed (``cards``, ``points``…).
+    entry: Mapping[str, str]
     error: str = ""
     #: Every problem of this player's part of the entry (``error`` joins them).
     problems: list[str] = field(default_factory=list)
@@ -52,7 +54,9 @@ class Panel:
     ruleset: str
     dealer: str
     players: list[PanelPlayer]
-    entry: Entry
+    #: The game's entry form (``Presenter.entry_form``), and its values as typed.
+    form: HandForm
+    entry: Mapping[str, Any]
     idempotency_key: str
     errors: list[str] = field(default_factory=list)
     field_errors: dict[str, str] = field(default_factory=dict)
@@ -60,7 +64,8 @@ class Panel:
     problems: Any = None
     #: An unlikely hand's question (``entry_checks.Question``), to confirm or fix.
     question: Any = None
-    dirt_rank: str = ""
+    #: A fact of the hand called out above the entry (``Presenter.fill_panel``).
+    callout: Callout | None = None
     pad: dict[str, Any] | None = None
     pot_start: int = 0
     #: D$%n You!: the entered passes leave nobody holding chips, so "who paid the last
@@ -121,13 +126,14 @@ def build_panel(
     names: Mapping[int, str],
     *,
     number: int | None = None,
-    entry: Entry | None = None,
+    form: HandForm | None = None,
     error: RuleError | None = None,
     message: str = "",
     idempotency_key: str | None = None,
     unlikely: Sequence[Any] = (),
 ) -> Panel | None:
-    """The entry panel for the next hand (``number`` None) or for correcting a hand."""
+    """The entry panel for the next hand (``number`` None) or for correcting a hand;
+    ``form``: the entry as posted (else the stored hand's, or a blank one)."""
     ruleset = game.ruleset
     shows = presenter_for(ruleset)
     config = state.config
@@ -139,8 +145,8 @@ def build_panel(
         dealer = hand.dealer
         facts: Mapping[str, Any] = hand.extras
         action = reverse("game_hand_edit", args=[game.pk, number])
-        if entry is None:
-            entry = Entry.from_input(hand.input)
+        if form is None:
+            form = shows.entry_form.from_input(config.players, hand.input)
     else:
         if state.next_hand is None:
             return None
@@ -149,13 +155,13 @@ def build_panel(
         dealer = int(facts["dealer"])
         previous = state.hands[-1].totals if state.hands else None
         action = reverse("game_hand_new", args=[game.pk])
-        entry = entry or Entry()
+        form = form or shows.entry_form(config.players)
     players = [
         PanelPlayer(
             id=p,
             name=names[p],
             dealer=p == dealer,
-            entry=entry.for_player(p),
+            entry=form.for_player(p),
             score=int(state.scores.get(p, 0)),
         )
         for p in config.players
@@ -168,7 +174,8 @@ def build_panel(
         ruleset=ruleset,
         dealer=names.get(dealer, "?"),
         players=players,
-        entry=entry,
+        form=form,
+        entry=form.typed,
         idempotency_key=idempotency_key or uuid.uuid4().hex,
     )
     if editing:
@@ -201,7 +208,7 @@ def build_panel(
     if unlikely:
         from scorekeeper.web.entry_checks import question_for
 
-        panel.question = question_for(shows, list(unlikely), names, entry)
+        panel.question = question_for(shows, list(unlikely), names, form)
     if message:
         panel.errors.append(message)
     return panel

@@ -230,7 +230,7 @@ function renderPanel(number) {
     });
     // The coming hand's dealer, pad values and facts, where the sheet carries them.
     var known = ahead.panel(panel, number);
-    panel.querySelectorAll(known === "known" ? ".preview" : ".dirt-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
+    panel.querySelectorAll(known === "known" ? ".preview" : ".hand-callout, .reminder, .preview").forEach(function (n) { n.remove(); });
     panel.querySelectorAll("[data-storage-key]").forEach(function (n) { n.removeAttribute("data-storage-key"); });
   }
   ahead.banner(number);

@@ -151,7 +151,7 @@ function enhancePads(panel, form) {
         }
         if (config.kind === "uno" && (card.suit || !value.suited)) chip.classList.add("uno-" + (card.suit || "W"));
         if (config.kind === "french" && (card.suit === "H" || card.suit === "D")) chip.classList.add("red");
-        if (value.dirt) chip.classList.add("dirt");
+        if (value.marked) chip.classList.add("marked");
         var named = card.code + (card.suit || !value.suited ? "" : config.kind === "french" ? ", any suit" : ", any colour");
         // The name starts with what the chip shows (WCAG 2.5.3, label in name).
         chip.setAttribute("aria-label", chip.textContent + " — take back " + named + " (" + value.points + " points)");
@@ -284,14 +284,14 @@ function enhancePads(panel, form) {
       suits.appendChild(b);
     });
     config.values.forEach(function (v) {
-      var b = el("button", "pad-key" + (v.dirt ? " dirt" : ""));
+      var b = el("button", "pad-key" + (v.marked ? " marked" : ""));
       b.type = "button";
       b.dataset.key = v.key;
       b.appendChild(el("span", "key-label", v.label));
       b.appendChild(document.createTextNode(" "));
       b.appendChild(el("span", "key-points", String(v.points)));
       // Its name is what it shows ("A 15"), then what it does (WCAG 2.5.3, label in name).
-      b.appendChild(el("span", "visually-hidden", " — add " + (v.key === "JK" ? "a joker" : v.label) + ", " + v.points + " points" + (v.dirt ? " (dirt rank)" : "")));
+      b.appendChild(el("span", "visually-hidden", " — add " + (v.key === "JK" ? "a joker" : v.label) + ", " + v.points + " points" + (v.marked ? " (" + config.marked_as + ")" : "")));
       keys.appendChild(b);
     });
 

@@ -61,8 +61,8 @@ def test_a_game_of_baby_dirt(signed_in_page: Any, live_server: Any) -> None:
     assert cells(page, 1) == ["40", "0", "1", "12"]
 
     # Hand 2 (dirt 4): the spec's worked example, suits picked for Bo's fours.
-    expect(page.locator("#entry .dirt-rank")).to_have_text("4")
-    expect(page.locator(".pad[data-name='Bo'] .pad-key.dirt")).to_have_attribute("data-key", "4")
+    expect(page.locator("#entry .callout-value")).to_have_text("4")
+    expect(page.locator(".pad[data-name='Bo'] .pad-key.marked")).to_have_attribute("data-key", "4")
     went_out(page, "Ana")
     tap(page, "Bo", "JK", "H:4", "S:4", "K")
     pad_shows(page, "Bo", "101 pts")
@@ -102,7 +102,7 @@ def test_a_game_of_baby_dirt(signed_in_page: Any, live_server: Any) -> None:
     assert cells(page, 5) == ["0", "26", "7", "1"]
 
     # Hand 6 (dirt 7): sevens score 25, so Bo's 7 7 6 is 56.
-    expect(page.locator("#entry .dirt-rank")).to_have_text("7")
+    expect(page.locator("#entry .callout-value")).to_have_text("7")
     went_out(page, "Cy")
     tap(page, "Bo", "7", "7", "6")
     pad_shows(page, "Bo", "56 pts")

@@ -185,10 +185,10 @@ def ring_and_dirt(page: Any) -> dict[str, Any]:
             """() => {
               const key = document.activeElement;
               const s = getComputedStyle(key);
-              const other = document.querySelector(".pad[open] .pad-key.dirt:not(:focus)")
-                || [...document.querySelectorAll(".pad-key.dirt")].find(k => k !== key);
+              const other = document.querySelector(".pad[open] .pad-key.marked:not(:focus)")
+                || [...document.querySelectorAll(".pad-key.marked")].find(k => k !== key);
               const d = getComputedStyle(other);
-              return { dirt: key.classList.contains("dirt"),
+              return { dirt: key.classList.contains("marked"),
                        outline: s.outlineColor, width: parseFloat(s.outlineWidth),
                        style: s.outlineStyle,
                        halo: s.boxShadow,
@@ -218,7 +218,7 @@ def test_the_focus_ring_is_unlike_the_dirt_card(
     went_out(page, "Bo")
     ana = page.locator(".pad[data-name='Ana']")
     expect(ana).to_have_attribute("open", "")
-    dirt_rank = str(ana.locator(".pad-key.dirt").get_attribute("data-key"))
+    dirt_rank = str(ana.locator(".pad-key.marked").get_attribute("data-key"))
     # To the pad's keys by keyboard, then along them to the dirt rank.
     ana.locator("summary").focus()
     page.keyboard.press("Tab")

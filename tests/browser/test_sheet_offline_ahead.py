@@ -31,7 +31,7 @@ def hand_shows(page: Any, number: int, dealer: str, dirt: str) -> None:
     expect(banner(page).locator(".banner-facts")).to_contain_text(f"Dirt rank{dirt}")
     expect(page.locator("#entry-heading")).to_contain_text(f"Enter hand {number}")
     expect(page.locator("#entry-heading")).to_contain_text(f"dealer {dealer}")
-    expect(page.locator("#entry .dirt-rank")).to_have_text(dirt)
+    expect(page.locator("#entry .callout-value")).to_have_text(dirt)
     expect(page.locator("#entry .savebar-hand")).to_have_text(f"Hand {number}")
 
 

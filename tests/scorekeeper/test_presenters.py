@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.http import QueryDict
 
 from games import RULESETS, GameState, get_ruleset
 from scorekeeper.presenters import presenter_for
 from scorekeeper.presenters.base import Gap, Presenter
-from scorekeeper.web.forms import Entry, PlayerEntry
 
 NAMES = {1: "Ana", 2: "Bo", 3: "Cy", 4: "Di"}
 
@@ -127,18 +127,19 @@ def test_screw_your_neighbour_shows_the_target_and_the_wins_still_needed() -> No
 
 
 def test_the_entry_form_becomes_each_games_hand_input() -> None:
-    entry = Entry(winner="1", players={2: PlayerEntry(cards="JK, 4H", passes="2")})
-    assert presenter_for("dirt").hand_input([1, 2], entry) == {
-        "winner": "1",
-        "results": [{"player": 2, "cards": ["JK", "4H"]}],
-    }
-    assert presenter_for("damn-you").hand_input([1, 2], entry) == {
+    post = QueryDict("winner=1&cards_2=JK,+4H&passes_2=2")
+
+    def hand(ruleset: str, data: QueryDict = post) -> dict[str, Any]:
+        return presenter_for(ruleset).entry_form([1, 2], data).hand_input()
+
+    assert hand("dirt") == {"winner": "1", "results": [{"player": 2, "cards": ["JK", "4H"]}]}
+    assert hand("damn-you") == {
         "winner": "1",
         "results": [
             {"player": 1, "passes": 0, "cards_left": 0},
             {"player": 2, "passes": "2", "cards_left": None},
         ],
     }
-    assert presenter_for("screw-your-neighbour").hand_input([1, 2], entry) == {"winner": "1"}
-    deals = presenter_for("dirty-deals").hand_input([1, 2], Entry(winner="2", suit="H"))
+    assert hand("screw-your-neighbour") == {"winner": "1"}
+    deals = hand("dirty-deals", QueryDict("winner=2&suit=H"))
     assert deals == {"winner": "2", "suit": "H", "surplus": [], "bower_holder": None}

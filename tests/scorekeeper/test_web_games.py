@@ -328,10 +328,14 @@ def test_the_sheet_shows_the_hand_in_play(
     ana_client: Client, user: User, four: list[Player]
 ) -> None:
     game = dirt_game(user, four)
-    page = text(ana_client.get(sheet_url(game)))
+    response = ana_client.get(sheet_url(game))
+    page = text(response)
     assert "Hand 2 of 6" in page
     assert "Dealer: Bo" in page
     assert "Dirt rank 4" in page
+    # The entry's callout and the pad's marked keys are the presenter's.
+    assert "Dirt rank: 4 — every 4 left in hand scores 25" in page
+    assert '"marked_as": "dirt rank"' in response.content.decode()
     assert "Enter hand 2 · dealer Bo" in page
     assert "Who went out?" in page
 
