@@ -44,6 +44,7 @@ SHEET_MODULES = (
     "js/grid-cue.js",
     "js/kept-draft.js",
     "js/live.js",
+    "js/night-follow.js",
     "js/offline-ahead.js",
     "js/offline-drafts.js",
     "js/offline-keep.js",
