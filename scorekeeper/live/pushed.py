@@ -31,20 +31,6 @@ log = logging.getLogger("scorekeeper.live")
 #: Larger answers are not pushed (the phone asks): a stream's queue holds a few.
 MAX_BYTES = 48 * 1024
 
-#: What may be done, by the kind of viewer a stream's ticket names and whether it names
-#: a link: (may change hands, may manage, may record, is a guest). A kind's phones
-#: differ on none of these while the game is in play; at a finished version a scorer
-#: may change nothing, and no answer is kept under these flags: none is pushed.
-#: Only to the viewers whose stream ends when their access does: the owner (until the
-#: game is deleted, which ends every stream) and the guests (a link revoked, a guest
-#: removed end theirs). An account let in by its league or its seat may lose that
-#: while its stream is open: it asks Django, which checks, as before.
-FLAGS = {
-    ("owner", False): (True, True, True, False),
-    ("score", True): (True, False, True, True),
-    ("watch", True): (False, False, False, True),
-}
-
 #: The variant of answer a stream can use: (ticket kind, joined by a link, host).
 Variant = tuple[str, bool, str]
 
@@ -80,7 +66,9 @@ def fragment_keys(
     from django.core.cache.utils import make_template_fragment_key
 
     kind, guest, host = variant
-    flags = FLAGS.get((kind, guest))
+    from scorekeeper.selectors.access import pushed_flags
+
+    flags = pushed_flags(kind, guest)
     if flags is None:
         return []
     made = []

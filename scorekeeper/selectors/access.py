@@ -168,6 +168,12 @@ class GameAccess:
         return "score" if self.role in (Role.SCORER, Role.RECORDER) else "watch"
 
     @property
+    def answer_flags(self) -> tuple[bool, bool, bool, bool]:
+        """What the viewer may do, as far as the live answer shows it: change hands,
+        manage the game, record the next hand, and whether they joined by a link."""
+        return (self.may_change, self.may_manage, self.may_record, self.is_guest)
+
+    @property
     def guest_label(self) -> str:
         return str(self.guest) if self.guest is not None else "a guest"
 
@@ -280,3 +286,27 @@ def find_poll_access(
     """:func:`find_game_access` for the live poll, which every phone of every table
     sends every few seconds: only the game row's :data:`POLL_FIELDS`."""
     return find_game_access(pk, user, link, games=Game.objects.only(*POLL_FIELDS))
+
+
+#: The streams a live answer is pushed to, by the ticket's kind and whether it names a
+#: link: the viewers whose stream ends when their access does (the owner: until the
+#: game is deleted; a guest: their link revoked, or they removed). An account let in by
+#: its league or its seat may lose that while its stream is open: it asks Django.
+PUSHED_ROLES = {
+    ("owner", False): Role.OWNER,
+    ("score", True): Role.SCORER,
+    ("watch", True): Role.WATCHER,
+}
+
+
+def pushed_flags(kind: str, guest: bool) -> tuple[bool, bool, bool, bool] | None:
+    """The :attr:`GameAccess.answer_flags` of a stream of ``kind`` on a game in play
+    (None: no answer is pushed to it). A kind's phones differ on none of them while the
+    game is in play; at a finished version a scorer may change nothing, and no answer is
+    kept under these flags: none is pushed."""
+    role = PUSHED_ROLES.get((kind, guest))
+    if role is None:
+        return None
+    in_play = Game(status=GameStatus.IN_PROGRESS)
+    link = Invite(role=InviteRole.WATCH) if guest else None
+    return GameAccess(in_play, role, invite=link).answer_flags

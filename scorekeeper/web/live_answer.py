@@ -67,7 +67,7 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
     key = key_of(
         version=version_key(access.game),
         tools=_tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
-        flags=flags_of(access),
+        flags=access.answer_flags,
         every=wants_every_hand(request),
         hand=request.GET.get("hand", "")[:12],
         first=request.GET.get("from", "")[:12],
@@ -76,12 +76,6 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
     )
     request.live_key = (access, key)  # type: ignore[attr-defined]
     return key
-
-
-def flags_of(access: GameAccess) -> tuple[bool, bool, bool, bool]:
-    """What a viewer may do, as far as the answer shows it: change hands, manage the
-    game, record the next hand, and whether they joined by a link."""
-    return (access.may_change, access.may_manage, access.may_record, access.is_guest)
 
 
 def answer_etag(request: LiveRequest, pk: int) -> str | None:
