@@ -235,8 +235,6 @@ function renderPanel(number) {
   }
   ahead.banner(number);
   current.replaceWith(panel);
-  var jump = document.querySelector("#sheet-banner .banner-jump");
-  if (jump) jump.textContent = "Enter hand " + number + " ↓";
   if (window.htmx) window.htmx.process(panel);
   panel.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: panel } }));
 }
