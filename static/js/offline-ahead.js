@@ -215,6 +215,47 @@ function clear(table) {
   table.querySelectorAll("tr.provisional").forEach(function (row) { row.remove(); });
   var empty = table.querySelector("tbody tr.empty");
   if (empty) empty.hidden = false;
+  var line = document.getElementById("sheet-standings");
+  if (line && line.dataset.waiting) {
+    line.innerHTML = sentLines.get(line) || "";
+    line.classList.remove("waiting");
+    delete line.dataset.waiting;
+  }
+}
+
+/* The server's standings line, kept while it shows the totals with waiting hands. */
+var sentLines = new WeakMap();
+
+/* The standings line with the totals once the waiting hands are sent: place (ties
+ * share one), name and total; what each needs waits for the server. */
+function standingsWith(d, table, running) {
+  var line = document.getElementById("sheet-standings");
+  if (!line) return;
+  var names = Array.prototype.map.call(table.querySelectorAll("thead th .col-name"), function (n) {
+    return n.textContent.trim();
+  });
+  if (names.length !== running.length) return;
+  if (!line.dataset.waiting) sentLines.set(line, line.innerHTML);
+  var order = running.map(function (v, i) { return i; });
+  order.sort(function (a, b) { return d.low_wins ? running[a] - running[b] : running[b] - running[a]; });
+  var list = el("ol", "standings-list");
+  list.setAttribute("aria-label", "Standings if the hands waiting are sent");
+  order.forEach(function (i) {
+    var place = 1 + order.findIndex(function (j) { return running[j] === running[i]; });
+    var item = el("li", "standing" + (place === 1 ? " leader" : ""));
+    item.dataset.rank = String(place);
+    item.appendChild(el("span", "standing-place", place));
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(el("span", "standing-name", names[i]));
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(el("strong", "standing-score", running[i]));
+    list.appendChild(item);
+  });
+  line.textContent = "";
+  line.appendChild(el("span", "standings-waiting", "If sent:"));
+  line.appendChild(list);
+  line.classList.add("waiting");
+  line.dataset.waiting = "1";
 }
 
 function waiting(items) {
@@ -267,6 +308,7 @@ function waiting(items) {
     running.forEach(function (v) { line.appendChild(el("td", "", v)); });
     var total = foot.querySelector("tr.total");
     foot.insertBefore(line, total ? total.nextSibling : null);
+    standingsWith(d, table, running);
   }
 }
 

@@ -341,7 +341,14 @@ document.addEventListener("submit", function (e) {
 function kept(number) {
   renderPanel(number + 1);
   render();
-  outbox.scrollIntoView({ block: "start" });
+  // On to the next hand's first question, the standings line above it (the outbox at
+  // the top says what waits to send).
+  var question = document.querySelector("#entry fieldset legend");
+  var fieldset = question ? question.closest("fieldset") : null;
+  if (!fieldset) { outbox.scrollIntoView({ block: "start" }); return; }
+  fieldset.scrollIntoView({ block: "start" });
+  fieldset.setAttribute("tabindex", "-1");
+  fieldset.focus({ preventScroll: true });
 }
 
 function reasonFrom(status, html) {
