@@ -215,6 +215,13 @@ function clear(table) {
   table.querySelectorAll("tr.provisional").forEach(function (row) { row.remove(); });
   var empty = table.querySelector("tbody tr.empty");
   if (empty) empty.hidden = false;
+  var total = table.querySelector("tfoot tr.total.has-waiting");
+  if (total) {
+    total.classList.remove("has-waiting");
+    total.querySelectorAll("td").forEach(function (td) { td.textContent = td.dataset.sent; });
+    var tag = total.querySelector("th .provisional-tag");
+    if (tag) tag.remove();
+  }
   var line = document.getElementById("sheet-standings");
   if (line && line.dataset.waiting) {
     line.innerHTML = sentLines.get(line) || "";
@@ -292,6 +299,8 @@ function waiting(items) {
         var td = el("td", out ? "out" : "");
         td.appendChild(el("span", "pts", cellText(d, points[id], out)));
         running[i] += points[id];
+        // The game's own rule on a total (Dirty UNO: exactly 500 drops back to 0).
+        if (d.provisional.reset_at != null && running[i] === d.provisional.reset_at) running[i] = 0;
         if (totalsKnown) td.appendChild(el("span", "run", running[i]));
         row.appendChild(td);
       });
@@ -299,15 +308,18 @@ function waiting(items) {
     body.appendChild(row);
   });
   if (totalsKnown) {
-    var foot = table.querySelector("tfoot");
-    var line = el("tr", "provisional provisional-total");
-    var label = el("th", "", "If sent");
-    label.scope = "row";
-    label.title = "The totals once the hands waiting to send are saved";
-    line.appendChild(label);
-    running.forEach(function (v) { line.appendChild(el("td", "", v)); });
-    var total = foot.querySelector("tr.total");
-    foot.insertBefore(line, total ? total.nextSibling : null);
+    // One totals row: the server's, counting the hands waiting, marked so.
+    var total = table.querySelector("tfoot tr.total");
+    var cells = total ? total.querySelectorAll("td") : [];
+    if (cells.length === running.length) {
+      total.classList.add("has-waiting");
+      total.title = "With the hands waiting to send";
+      cells.forEach(function (td, i) {
+        td.dataset.sent = td.textContent;
+        td.textContent = String(running[i]);
+      });
+      total.querySelector("th").appendChild(el("span", "provisional-tag", "with waiting"));
+    }
     standingsWith(d, table, running);
   }
 }

@@ -1,6 +1,7 @@
 """After a save the score is in view (issue 29): a line of standings, rank, name, total
 and what each needs, stays above the next hand's first question at 360×740, online and
-offline (then with the totals of the hands waiting to send, marked so)."""
+offline (then with the totals of the hands waiting to send, marked so). Dirty UNO's
+waiting hands count its rule that a score of exactly 500 drops back to 0."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scorekeeper.services.games import game_create
-from tests.browser.sheet_ui import counted, save, watch, went_out
+from tests.browser.sheet_ui import counted, footer, save, watch, went_out
 from tests.browser.test_sheet_first_screen import on_screen
 from tests.browser.test_table_tools import players
 
@@ -80,3 +81,49 @@ def test_dirt_the_standings_stay_beside_the_next_question(
     page.context.set_offline(False)
     assert problems == []
 
+
+def test_dirty_uno_standings_and_totals_offline_count_the_500_rule(
+    signed_in_page: Any, live_server: Any
+) -> None:
+    page = signed_in_page()
+    problems = watch(page)
+    sheet(page, live_server, "dirty-uno")
+    went_out(page, "Bo")
+    counted(page, "Ana", 150)
+    counted(page, "Cy", 100)
+    save(page, 1)
+    score_and_question_in_view(page)
+    assert standings(page)[0] == "1 Bo 250 needs 251 to pass 500"
+    snap(page, "standings-dirty-uno-online")
+
+    # Offline, Bo lands on exactly 500: back to 0, as the server will have it.
+    page.context.set_offline(True)
+    went_out(page, "Bo")
+    counted(page, "Ana", 150)
+    counted(page, "Cy", 100)
+    page.locator("#entry .entry-save").click()
+    expect(page.locator("#entry")).to_have_attribute("data-number", "3")
+    score_and_question_in_view(page)
+    went_out(page, "Ana")
+    counted(page, "Bo", 10)
+    counted(page, "Cy", 5)
+    page.locator("#entry .entry-save").click()
+    expect(page.locator("#entry")).to_have_attribute("data-number", "4")
+    score_and_question_in_view(page)
+    expect(page.locator("#sheet-standings")).to_contain_text("If sent:")
+    assert standings(page) == ["1 Ana 15", "2 Bo 0", "2 Cy 0"], standings(page)
+    # One totals row, counting the two hands waiting: Bo's 500 went back to 0.
+    expect(page.locator("tfoot tr.total.has-waiting th")).to_contain_text("with waiting")
+    assert footer(page) == ["15", "0", "0"]
+    running = page.locator("tr.provisional[data-waiting='2'] td .run").all_inner_texts()
+    assert [str(t).strip() for t in running] == ["0", "0", "0"]
+    snap(page, "standings-dirty-uno-offline")
+
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".hand-row[data-hand='3']")).to_be_visible()
+    expect(page.locator("tr.provisional")).to_have_count(0)
+    assert footer(page) == ["15", "0", "0"]
+    expect(page.locator("#sheet-standings")).not_to_contain_text("If sent")
+    assert standings(page)[0] == "1 Ana 15 needs 486 to pass 500"
+    assert problems == []
