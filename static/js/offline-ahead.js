@@ -247,6 +247,7 @@ function standingsWith(d, table, running) {
   order.sort(function (a, b) { return d.low_wins ? running[a] - running[b] : running[b] - running[a]; });
   var list = el("ol", "standings-list");
   list.setAttribute("aria-label", "Standings if the hands waiting are sent");
+  list.tabIndex = 0;  // it scrolls sideways: the keyboard may scroll it too
   order.forEach(function (i) {
     var place = 1 + order.findIndex(function (j) { return running[j] === running[i]; });
     var item = el("li", "standing" + (place === 1 ? " leader" : ""));
