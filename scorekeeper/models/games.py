@@ -72,6 +72,9 @@ class Game(models.Model):
     #: The highest hand number ever undone (0: none). A hand numbered above it is new,
     #: with no history to continue: recording it reads no earlier revision.
     undone_upto = models.PositiveIntegerField(default=0, db_default=0)
+    #: The numbers of the hands corrected since they were first saved, in order: the
+    #: sheet marks their rows (saved with every write, ``services.locked_game``).
+    corrected_hands = models.JSONField(default=list, db_default=[], blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     #: Bumped by every change; phones watching the sheet compare it to refresh.

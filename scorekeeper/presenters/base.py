@@ -280,8 +280,9 @@ class Presenter:
         applying the pad's card table: ``points`` "left" (each player scores the cards
         left in hand, whoever went out 0), "takes" (whoever went out scores every other
         hand's cards) or "wins" (whoever won the hand scores one win); ``totals`` whether
-        the running totals follow from those alone. None: the row shows what was entered
-        and waits for the server's points."""
+        the running totals follow from those alone; ``reset_at`` (optional) a total that
+        drops back to 0 when a hand lands on it exactly. None: the row shows what was
+        entered and waits for the server's points."""
         return None
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any] | None:

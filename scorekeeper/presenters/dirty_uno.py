@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.cards import UNO_COLOUR_NAMES, UNO_COLOURS, parse_uno, uno_deck
-from games.dirty_uno import REMINDER, TARGET
+from games.dirty_uno import REMINDER, RESET_AT, TARGET
 from games.dirty_uno import card_points as uno_points
 from games.state import StandingRow
 from scorekeeper.presenters.base import Fact, Gap, LeftInHand
@@ -61,10 +61,10 @@ class DirtyUnoPresenter(LeftInHand):
         return next_hand_of(state.config, number - 1, reminder=REMINDER)
 
     def provisional(self, state: GameState) -> dict[str, Any] | None:
-        # A score landing on 500 goes back to 0, a rule of the fold: the hand's points
-        # show, the totals wait for the server.
+        # A total landing on exactly 500 goes back to 0 (the engine's RESET_AT): the
+        # phone applies it to the running totals as the engine does, hand by hand.
         penalty = state.config.options.get("scoring", "standard") == "penalty"
-        return {"points": "left" if penalty else "takes", "totals": False}
+        return {"points": "left" if penalty else "takes", "totals": True, "reset_at": RESET_AT}
 
     def card_pad(self, state: GameState, facts: Mapping[str, Any]) -> dict[str, Any]:
         values = []

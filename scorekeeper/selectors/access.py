@@ -277,6 +277,7 @@ def find_game_access(
 POLL_FIELDS = (
     *("id", "owner", "league", "night", "status", "version", "updated_at"),
     *("ruleset", "variant", "first_dealer", "closed", "hand_count", "created_at"),
+    "corrected_hands",
 )
 
 

@@ -306,6 +306,8 @@ def hand_replace(
                 user=user,
                 guest=guest,
             )
+            if number not in locked.corrected_hands:
+                locked.corrected_hands = sorted([*locked.corrected_hands, number])
             sync_derived(locked, state, at.seats, was_finished=was_finished, first_changed=number)
         return HandWritten(locked, state, target, outcome, base_version=base, base_key=base_key)
 
@@ -341,6 +343,8 @@ def hand_undo(
         state = state_after(at, number - 1)
         target.delete()
         locked.closed = False
+        # A hand entered again under this number is a new one, not a correction.
+        locked.corrected_hands = [n for n in locked.corrected_hands if n != number]
         if number > locked.undone_upto:
             locked.undone_upto = number
             Game.objects.filter(pk=locked.pk).update(undone_upto=number)

@@ -158,7 +158,10 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
 
 
 #: The game's columns every write saves (:func:`sync_derived`).
-DERIVED_FIELDS = ["status", "finished_at", "hand_count", "version", "updated_at", "closed"]
+DERIVED_FIELDS = [
+    *("status", "finished_at", "hand_count", "version", "updated_at", "closed"),
+    "corrected_hands",
+]
 
 
 def sync_derived(

@@ -101,9 +101,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         else:
             remember_link(request, game.pk, invite.pk, guest.pk)
             request.session[SESSION_NAME] = guest.name
-            messages.success(
-                request, f"Welcome, {guest.name}: you can enter the hands of this game."
-            )
+            # One line: the sheet's head says what the link lets them do.
+            messages.success(request, f"Welcome, {guest.name}!")
             return redirect("game_sheet", pk=game.pk)
     context = {
         "invite": invite,

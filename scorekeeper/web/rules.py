@@ -56,6 +56,7 @@ SHEET_MODULES = (
     "js/sheet-layout.js",
     "js/sheet.js",
     "js/table-tools.js",
+    "js/tools-fold.js",
     "js/wakelock.js",
 )
 

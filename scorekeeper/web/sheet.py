@@ -52,6 +52,8 @@ class GridRow:
     winner: str
     cells: list[Cell]
     divider: str = ""
+    #: Corrected since it was first saved (``Game.corrected_hands``).
+    corrected: bool = False
 
 
 @dataclass
@@ -153,6 +155,7 @@ def build_grid(
     ``since`` onwards (what changed, for a phone that has the others)."""
     shows = presenter_for(state.config.ruleset)
     columns = columns_for(state, names)
+    corrected = set(game.corrected_hands or ())
     rows: list[GridRow] = []
     team_running = _team_start(state, len(columns))
     # ``state.hands`` may hold only the last hands (the sheet's rows, read in SQL).
@@ -191,6 +194,7 @@ def build_grid(
                 winner=names.get(hand.winner, "") if hand.winner is not None else "",
                 cells=cells,
                 divider=shows.divider(state, hand, names),
+                corrected=hand.number in corrected,
             )
         )
     return Grid(

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from games import GameState
+from games import RULESETS, GameState
 from scorekeeper.presenters import presenter_for
 
 #: How many hands past the one in play a phone can enter before it hears from the server.
@@ -78,5 +78,7 @@ def build_ahead(state: GameState, names: Mapping[int, str]) -> dict[str, Any] | 
         "provisional": rule,
         "columns": list(config.players),
         "totals": [int(state.scores.get(p, 0)) for p in config.players],
+        # Which way the standings run, for the standings with the hands waiting.
+        "low_wins": RULESETS[config.ruleset].wins_with_for(config.options) == "low",
         "cell": {"zero": shows.cell_points(0, False), "win": shows.cell_points(1, True)},
     }

@@ -215,6 +215,55 @@ function clear(table) {
   table.querySelectorAll("tr.provisional").forEach(function (row) { row.remove(); });
   var empty = table.querySelector("tbody tr.empty");
   if (empty) empty.hidden = false;
+  var total = table.querySelector("tfoot tr.total.has-waiting");
+  if (total) {
+    total.classList.remove("has-waiting");
+    total.querySelectorAll("td").forEach(function (td) { td.textContent = td.dataset.sent; });
+    var tag = total.querySelector("th .provisional-tag");
+    if (tag) tag.remove();
+  }
+  var line = document.getElementById("sheet-standings");
+  if (line && line.dataset.waiting) {
+    line.innerHTML = sentLines.get(line) || "";
+    line.classList.remove("waiting");
+    delete line.dataset.waiting;
+  }
+}
+
+/* The server's standings line, kept while it shows the totals with waiting hands. */
+var sentLines = new WeakMap();
+
+/* The standings line with the totals once the waiting hands are sent: place (ties
+ * share one), name and total; what each needs waits for the server. */
+function standingsWith(d, table, running) {
+  var line = document.getElementById("sheet-standings");
+  if (!line) return;
+  var names = Array.prototype.map.call(table.querySelectorAll("thead th .col-name"), function (n) {
+    return n.textContent.trim();
+  });
+  if (names.length !== running.length) return;
+  if (!line.dataset.waiting) sentLines.set(line, line.innerHTML);
+  var order = running.map(function (v, i) { return i; });
+  order.sort(function (a, b) { return d.low_wins ? running[a] - running[b] : running[b] - running[a]; });
+  var list = el("ol", "standings-list");
+  list.setAttribute("aria-label", "Standings if the hands waiting are sent");
+  list.tabIndex = 0;  // it scrolls sideways: the keyboard may scroll it too
+  order.forEach(function (i) {
+    var place = 1 + order.findIndex(function (j) { return running[j] === running[i]; });
+    var item = el("li", "standing" + (place === 1 ? " leader" : ""));
+    item.dataset.rank = String(place);
+    item.appendChild(el("span", "standing-place", place));
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(el("span", "standing-name", names[i]));
+    item.appendChild(document.createTextNode(" "));
+    item.appendChild(el("strong", "standing-score", running[i]));
+    list.appendChild(item);
+  });
+  line.textContent = "";
+  line.appendChild(el("span", "standings-waiting", "If sent:"));
+  line.appendChild(list);
+  line.classList.add("waiting");
+  line.dataset.waiting = "1";
 }
 
 function waiting(items) {
@@ -251,6 +300,8 @@ function waiting(items) {
         var td = el("td", out ? "out" : "");
         td.appendChild(el("span", "pts", cellText(d, points[id], out)));
         running[i] += points[id];
+        // The game's own rule on a total (Dirty UNO: exactly 500 drops back to 0).
+        if (d.provisional.reset_at != null && running[i] === d.provisional.reset_at) running[i] = 0;
         if (totalsKnown) td.appendChild(el("span", "run", running[i]));
         row.appendChild(td);
       });
@@ -258,15 +309,19 @@ function waiting(items) {
     body.appendChild(row);
   });
   if (totalsKnown) {
-    var foot = table.querySelector("tfoot");
-    var line = el("tr", "provisional provisional-total");
-    var label = el("th", "", "If sent");
-    label.scope = "row";
-    label.title = "The totals once the hands waiting to send are saved";
-    line.appendChild(label);
-    running.forEach(function (v) { line.appendChild(el("td", "", v)); });
-    var total = foot.querySelector("tr.total");
-    foot.insertBefore(line, total ? total.nextSibling : null);
+    // One totals row: the server's, counting the hands waiting, marked so.
+    var total = table.querySelector("tfoot tr.total");
+    var cells = total ? total.querySelectorAll("td") : [];
+    if (cells.length === running.length) {
+      total.classList.add("has-waiting");
+      total.title = "With the hands waiting to send";
+      cells.forEach(function (td, i) {
+        td.dataset.sent = td.textContent;
+        td.textContent = String(running[i]);
+      });
+      total.querySelector("th").appendChild(el("span", "provisional-tag", "with waiting"));
+    }
+    standingsWith(d, table, running);
   }
 }
 

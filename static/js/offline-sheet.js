@@ -235,8 +235,6 @@ function renderPanel(number) {
   }
   ahead.banner(number);
   current.replaceWith(panel);
-  var jump = document.querySelector("#sheet-banner .banner-jump");
-  if (jump) jump.textContent = "Enter hand " + number + " ↓";
   if (window.htmx) window.htmx.process(panel);
   panel.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: panel } }));
 }
@@ -343,7 +341,14 @@ document.addEventListener("submit", function (e) {
 function kept(number) {
   renderPanel(number + 1);
   render();
-  outbox.scrollIntoView({ block: "start" });
+  // On to the next hand's first question, the standings line above it (the outbox at
+  // the top says what waits to send).
+  var question = document.querySelector("#entry fieldset legend");
+  var fieldset = question ? question.closest("fieldset") : null;
+  if (!fieldset) { outbox.scrollIntoView({ block: "start" }); return; }
+  fieldset.scrollIntoView({ block: "start" });
+  fieldset.setAttribute("tabindex", "-1");
+  fieldset.focus({ preventScroll: true });
 }
 
 function reasonFrom(status, html) {

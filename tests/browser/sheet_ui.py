@@ -181,3 +181,12 @@ def footer(page: Page, row: str = "total") -> list[str]:
 
 def ranking(page: Page) -> list[str]:
     return [" ".join(str(t).split()) for t in page.locator(".ranking li").all_inner_texts()]
+
+
+def open_tools(page: Page) -> None:
+    """Unfold the table tools (folded on a phone until it opened them once)."""
+    fold = page.locator("details.tools-fold")
+    expect(fold).to_be_visible()
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")

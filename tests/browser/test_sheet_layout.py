@@ -135,7 +135,7 @@ def test_an_eight_player_dirt_hand_with_save_on_screen(
     expect(page.locator("#entry .savebar")).to_contain_text("Hand 1")
 
     # Every pad is folded to its line until someone went out.
-    page.click(".banner-jump")
+    page.locator("#entry").scroll_into_view_if_needed()
     save_on_screen(page)
     expect(page.locator("#entry .pad")).to_have_count(8)
     expect(page.locator("#entry .pad[open]")).to_have_count(0)
@@ -323,7 +323,9 @@ def test_every_game_fits_a_small_phone(
 
     if ruleset == "screw-your-neighbour":
         # The winner buttons save; while they are off screen the bar leads to them.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         jump = page.locator("#entry .savebar-go")
+        expect(jump).to_be_in_viewport(ratio=1)
         on_screen(page, jump)
         jump.click()
         expect(page.locator("#entry .savebar-jump")).to_have_class(re.compile("is-away"))
@@ -428,7 +430,7 @@ def test_the_save_bar_rises_above_the_keyboard(signed_in_page: Any, live_server:
     snap(page, "layout-keyboard")
 
     # The keyboard goes away with the focus: the bar returns to the bottom.
-    page.locator("#entry-heading").click()
+    page.locator("#entry .winner-pick legend").click()
     page.evaluate("window.__keyboard(0)")
     expect(page.locator("html")).not_to_have_class(re.compile("keyboard-open"))
     save_on_screen(page)

@@ -22,6 +22,7 @@ from tests.browser.sheet_ui import (
     OUTBOX,
     kept_on_phone,
     open_pad,
+    open_tools,
     pad_shows,
     shoot,
     tap,
@@ -187,6 +188,7 @@ def test_tool_taps_wait_with_the_hands_in_one_outbox_and_go_once_in_order(
     game, players = dirt_game()
     problems = watch(page)
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(page)
     expect(page.locator("[data-penalty-count]")).to_have_text("0")
     page.context.set_offline(True)
     page.get_by_role("button", name="+ Joker (5)").click()

@@ -42,7 +42,9 @@ def provisional(page: Any, number: int) -> list[str]:
 
 
 def if_sent(page: Any) -> list[str]:
-    return footer(page, "provisional-total")
+    """The totals row, counting the hands waiting to send (marked so)."""
+    expect(page.locator("tfoot tr.total.has-waiting th")).to_contain_text("with waiting")
+    return footer(page, "total")
 
 
 def test_three_dirt_hands_entered_offline_score_by_their_own_dirt_rank(
@@ -89,8 +91,8 @@ def test_three_dirt_hands_entered_offline_score_by_their_own_dirt_rank(
     expect(outbox(page)).to_contain_text("3 hands waiting to send")
     assert provisional(page, 3) == ["25 75", "15 44", "0 32"]
     assert if_sent(page) == ["75", "44", "32"]
-    # The server's totals stay as they were until it answers.
-    assert footer(page) == ["0", "0", "0"]
+    # One totals row: no server's "0 0 0" above the totals with the hands waiting.
+    expect(page.locator("tfoot tr.total")).to_have_count(1)
     hand_shows(page, 4, "Ana", "3")
     assert not Hand.objects.filter(game=game).exists()
     page.locator("#sheet-grid").scroll_into_view_if_needed()
@@ -183,7 +185,7 @@ def test_damn_you_hands_kept_offline_are_numbered_and_wait_for_their_chips(
     row = page.locator("tr.provisional[data-waiting='1']")
     expect(row).to_contain_text("waiting to send")
     expect(row).to_contain_text("Bo went out")
-    expect(page.locator("tr.provisional-total")).to_have_count(0)
+    expect(page.locator("tr.total.has-waiting")).to_have_count(0)
     expect(page.locator("#entry .ahead-note")).to_contain_text("as before the hands waiting")
     shoot(page, "offline-ahead-5-damn-you")
 
@@ -208,10 +210,9 @@ def test_dirty_uno_hands_kept_offline_show_their_points_and_wait_for_totals(
     expect(outbox(page)).to_contain_text("1 hand waiting to send")
     expect(banner(page).locator(".banner-dealer")).to_have_text("Dealer: Bo")
     expect(page.locator("#entry .savebar-hand")).to_have_text("Hand 2")
-    # Standard scoring: whoever went out scores the others' cards; a total landing on
-    # 500 goes back to 0, which only the server applies: no provisional totals.
-    assert provisional(page, 1) == ["55", "·", "·"]
-    expect(page.locator("tr.provisional-total")).to_have_count(0)
+    # Standard scoring: whoever went out scores the others' cards.
+    assert provisional(page, 1) == ["55 55", "· 0", "· 0"]
+    assert if_sent(page) == ["55", "0", "0"]
 
     page.context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")

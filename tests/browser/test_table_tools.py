@@ -20,7 +20,7 @@ from scorekeeper.models import Player
 from scorekeeper.services.games import game_create
 from scorekeeper.services.invites import invite_create
 from tests.browser.closing import close_context
-from tests.browser.sheet_ui import watch
+from tests.browser.sheet_ui import open_tools, watch
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("SCREENSHOTS", "")
@@ -81,6 +81,8 @@ def test_the_timer_is_the_same_on_both_phones_and_survives_a_reload(
     join(second, live_server, game, "watch")
     problems = watch(first) + watch(second)
     first.goto(url)
+    open_tools(first)
+    open_tools(second)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
     expect(first.locator("[data-timer-clock]")).to_have_text("2:00")
     expect(second.locator("[data-timer-clock]")).to_have_text("2:00")
@@ -128,6 +130,8 @@ def test_the_draw_penalty_and_direction_are_shared(
     join(second, live_server, game, "score")
     problems = watch(first) + watch(second)
     first.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(first)
+    open_tools(second)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
     first.get_by_role("button", name="+ Joker (5)").click()
     first.get_by_role("button", name="+ Dirt 6 (6)").click()
@@ -148,6 +152,7 @@ def test_the_red_aces_check_answers_at_once(signed_in_page: Any, live_server: An
     owner = User.objects.get(username="ana")
     game = game_create(owner=owner, ruleset="screw-your-neighbour", players=players("Bo", "Cy"))
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(page)
     verdict = page.locator("[data-red-aces-verdict]")
     page.locator("[data-red-aces-count]").fill("2")
     expect(verdict).to_contain_text("Red aces are live")
@@ -216,6 +221,7 @@ def test_the_timer_counts_on_offline_and_a_pause_kept_offline_reaches_the_table(
     second = phone(browser)
     join(second, live_server, game, "watch")
     first.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(first)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
     first.get_by_role("button", name="Start negotiation timer").click()
     expect(second.locator("[data-timer-status]")).to_have_text("Running", timeout=15_000)
@@ -255,6 +261,8 @@ def test_the_tools_follow_another_phone_and_a_hand_without_asking_for_them_again
     problems = watch(first) + watch(second)
     first.goto(f"{live_server.url}/games/{game.pk}/")
     second.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(first)
+    open_tools(second)
     expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
     expect(second.locator("[data-penalty-count]")).to_have_text("0")
     second.wait_for_timeout(2500)  # the hello came, and the events server's first round

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scorekeeper.services.games import game_create
-from tests.browser.sheet_ui import watch
+from tests.browser.sheet_ui import open_tools, watch
 from tests.browser.test_table_tools import players
 
 pytestmark = pytest.mark.browser
@@ -31,6 +31,7 @@ def test_each_games_own_tools_on_a_phone(signed_in_page: Any, live_server: Any) 
 
     uno = game_create(owner=owner, ruleset="dirty-uno", players=players("Bo", "Cy"))
     page.goto(f"{live_server.url}/games/{uno.pk}/")
+    open_tools(page)
     tools = page.locator("#table-tools")
     expect(tools).to_be_visible()
     expect(tools.locator("[data-direction]")).to_have_text("clockwise ↻")

@@ -130,12 +130,12 @@ def test_a_refused_correction_after_the_sheet_was_seen_is_shown_as_a_correction(
 ) -> None:
     game, clients = setting
     owner = clients["owner"]()
-    assert "Enter hand 3 ↓" in owner.get(f"/games/{game.pk}/").content.decode()
+    assert "Enter hand 3" in owner.get(f"/games/{game.pk}/").content.decode()
     refused = owner.post(f"/games/{game.pk}/hands/1/", {"winner": ""}, **HTMX)
     assert refused.status_code == 422
     page = refused.content.decode()
     assert "Correct hand 1" in page
-    assert "Enter hand 3 ↓" not in page  # the banner's jump is to a new hand's entry only
+    assert "Enter hand 3" not in page  # the entry is the correction's, not the new hand's
 
 
 def test_a_sheet_seen_before_reads_only_the_game_row(
