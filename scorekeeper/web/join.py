@@ -151,9 +151,7 @@ def _join_night(request: HttpRequest, invite: Invite, night: Night) -> HttpRespo
         else:
             remember_night_link(request, night.pk, invite.pk, guest.pk)
             request.session[SESSION_NAME] = guest.name
-            messages.success(
-                request, f"Welcome, {guest.name}: you can enter the hands of tonight's games."
-            )
+            messages.success(request, f"Welcome, {guest.name}!")
             return onward
     context = {
         "invite": invite,
