@@ -1,8 +1,8 @@
 """A game night's page: its current game, its standings across the games played, its
 games, and (for whoever may share it) one score or watch link for the whole night, with
-its QR code. A phone that joined by the night's link sees it too, and is led on to the
-night's current game; while the night has none, the page asks again every few seconds
-(htmx, no script of its own)."""
+its QR code. A phone that joined by the night's link sees it too; the page asks for its
+"now playing" part every few seconds (htmx), and a game that starts meanwhile takes the
+phone to it (``static/js/night-follow.js``)."""
 
 from __future__ import annotations
 
@@ -89,6 +89,15 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect("night_page", pk=pk)
         return redirect(f"{reverse('night_page', args=[pk])}?invite={invite.pk}#night-share")
+    current = current_game(night)
+    if request.GET.get("part") == "current":  # the page's own poll: this part alone
+        context = {
+            "night": night,
+            "current": current,
+            "current_name": RULESETS[current.ruleset].name if current is not None else "",
+            "may_start": _may_start(request, night),
+        }
+        return render(request, "nights/night.html#current", context)
     links = (
         [_link(request, i) for i in live_night_invites(night).prefetch_related("guests")]
         if sharer
@@ -96,7 +105,6 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
     wanted = request.GET.get("invite", "")
     shown = next((x for x in links if str(x["invite"].pk) == wanted), links[0] if links else None)
-    current = current_game(night)
     context = {
         "night": night,
         "current": current,

@@ -1,7 +1,8 @@
-"""A game night at the table: a guest joins once by the night's score link, the table
-display shows the game; when the owner's "Play again" starts the next game of the night,
-the guest's phone and the display move to it by themselves, and the guest records a
-hand in it without a new link."""
+"""A game night at the table: a watcher joins by the night's watch link before any game
+and is taken to the first game when it starts; a guest joins once by the night's score
+link; the table display shows the game. When the owner's "Play again" starts the next
+game of the night, the phones and the display move to it by themselves, and the guest
+records a hand in it without a new link."""
 
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ def test_the_guest_and_the_display_follow_the_night_to_its_next_game(
     ana = Player.objects.get(user=owner)
     bo, cy = (Player.objects.create(name=n, created_by=owner) for n in ("Bo", "Cy"))
     night = night_create(owner=owner, name="Friday at Jo's")
+    # A watcher joins by the night's watch link before any game: the night's page waits.
+    watcher = phone(browser, 390, 844)
+    watched = night_invite_create(night=night, user=owner, role="watch")
+    watcher.goto(f"{live_server.url}/join/{watched.token}/")
+    expect(watcher).to_have_url(re.compile(rf"/nights/{night.pk}/$"))
+    expect(watcher.locator("#night-current")).to_contain_text("No game yet")
     first = game_create(
         owner=owner,
         ruleset="screw-your-neighbour",
@@ -48,6 +55,8 @@ def test_the_guest_and_the_display_follow_the_night_to_its_next_game(
         night=night.pk,
     )
     invite: Invite = night_invite_create(night=night, user=owner, role="score")
+    # …and goes to the first game when it starts.
+    expect(watcher).to_have_url(re.compile(rf"/games/{first.pk}/$"), timeout=20_000)
 
     guest = phone(browser)
     problems = watch(guest)
@@ -78,6 +87,7 @@ def test_the_guest_and_the_display_follow_the_night_to_its_next_game(
     # The guest's phone and the display move on by themselves, with no new link.
     expect(guest).to_have_url(re.compile(rf"/games/{second.pk}/$"), timeout=20_000)
     expect(display).to_have_url(re.compile(rf"/games/{second.pk}/display/$"), timeout=20_000)
+    expect(watcher).to_have_url(re.compile(rf"/games/{second.pk}/$"), timeout=20_000)
     expect(guest.locator(".guest-note")).to_contain_text("You keep score as Maya")
     guest.locator("#entry .winner-button").filter(has_text="Cy").click()
     expect(guest.locator(".hand-row[data-hand='1']")).to_be_visible()
@@ -89,4 +99,5 @@ def test_the_guest_and_the_display_follow_the_night_to_its_next_game(
     assert guest.evaluate("document.documentElement.scrollWidth") <= 360
     assert problems == []
     close_context(guest.context)
+    close_context(watcher.context)
     display.close()

@@ -257,3 +257,20 @@ def test_the_night_tells_its_evening_and_each_game_end_shows_its_standings(
     assert "scored with scorekeeper" in card
     end = text(owner.get(f"/games/{game.pk}/"))
     assert "Friday: tonight's standings" in end
+
+
+def test_the_night_page_asks_for_its_now_playing_part_alone(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday")
+    invite = night_invite_create(night=night, user=user, role="watch")
+    phone = Client()
+    assert phone.get(f"/join/{invite.token}/")["Location"] == f"/nights/{night.pk}/"
+    waiting = phone.get(f"/nights/{night.pk}/?part=current").content.decode()
+    assert waiting.lstrip().startswith('<section class="card" id="night-current"')
+    assert "data-follow" not in waiting
+    game = new_game(user, three, night.pk)
+    now = phone.get(f"/nights/{night.pk}/?part=current").content.decode()
+    assert f'data-follow="/games/{game.pk}/"' in now
+    assert "Tonight's standings" not in now
+    assert Client().get(f"/nights/{night.pk}/?part=current").status_code == 404
