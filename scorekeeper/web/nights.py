@@ -91,13 +91,13 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(f"{reverse('night_page', args=[pk])}?invite={invite.pk}#night-share")
     current = current_game(night)
     if request.GET.get("part") == "current":  # the page's own poll: this part alone
-        context = {
+        part: dict[str, Any] = {
             "night": night,
             "current": current,
             "current_name": RULESETS[current.ruleset].name if current is not None else "",
             "may_start": _may_start(request, night),
         }
-        return render(request, "nights/night.html#current", context)
+        return render(request, "nights/night.html#current", part)
     links = (
         [_link(request, i) for i in live_night_invites(night).prefetch_related("guests")]
         if sharer
