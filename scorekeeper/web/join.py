@@ -18,6 +18,7 @@ The views are plain functions, so a rate limit is one decorator on each.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -89,31 +90,14 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("game_sheet", pk=game.pk)
     if held.role is Role.SCORER and held.invite is not None and held.invite.pk == invite.pk:
         return redirect("game_sheet", pk=game.pk)
-    name = str(request.session.get(SESSION_NAME) or "")
-    error = ""
-    status = 200
-    if request.method == "POST":
-        name = request.POST.get("name", "")
-        try:
-            guest = guest_join(invite=invite, name=name)
-        except RuleError as exc:
-            error, status = exc.message, 422
-        else:
-            remember_link(request, game.pk, invite.pk, guest.pk)
-            request.session[SESSION_NAME] = guest.name
-            # One line: the sheet's head says what the link lets them do.
-            messages.success(request, f"Welcome, {guest.name}!")
-            return redirect("game_sheet", pk=game.pk)
-    context = {
-        "invite": invite,
-        "game": game,
-        "title": _game_title(game),
-        "seated": list(player_names(game).values()),
-        "name": name,
-        "name_max": GUEST_NAME_MAX,
-        "error": error,
-    }
-    return render(request, "join/name.html", context, status=status)
+    return _ask_name(
+        request,
+        invite,
+        title=_game_title(game),
+        seated=list(player_names(game).values()),
+        onward=redirect("game_sheet", pk=game.pk),
+        remember=lambda guest: remember_link(request, game.pk, invite.pk, guest),
+    )
 
 
 def _join_night(request: HttpRequest, invite: Invite, night: Night) -> HttpResponse:
@@ -139,6 +123,29 @@ def _join_night(request: HttpRequest, invite: Invite, night: Night) -> HttpRespo
         return onward
     if scoring:
         return onward
+    return _ask_name(
+        request,
+        invite,
+        title=night.name,
+        seated=list(player_names(current).values()) if current is not None else [],
+        onward=onward,
+        remember=lambda guest: remember_night_link(request, night.pk, invite.pk, guest),
+        night=night,
+    )
+
+
+def _ask_name(
+    request: HttpRequest,
+    invite: Invite,
+    *,
+    title: str,
+    seated: list[str],
+    onward: HttpResponse,
+    remember: Callable[[int], None],
+    night: Night | None = None,
+) -> HttpResponse:
+    """A score link's name form: shown (with the name this browser gave last), or sent:
+    the guest is made, this browser remembers them (``remember``) and goes ``onward``."""
     name = str(request.session.get(SESSION_NAME) or "")
     error = ""
     status = 200
@@ -149,15 +156,15 @@ def _join_night(request: HttpRequest, invite: Invite, night: Night) -> HttpRespo
         except RuleError as exc:
             error, status = exc.message, 422
         else:
-            remember_night_link(request, night.pk, invite.pk, guest.pk)
+            remember(guest.pk)
             request.session[SESSION_NAME] = guest.name
             messages.success(request, f"Welcome, {guest.name}!")
             return onward
     context = {
         "invite": invite,
         "night": night,
-        "title": night.name,
-        "seated": list(player_names(current).values()) if current is not None else [],
+        "title": title,
+        "seated": seated,
         "name": name,
         "name_max": GUEST_NAME_MAX,
         "error": error,

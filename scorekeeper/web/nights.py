@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RULESETS, RuleError
-from scorekeeper.models import Invite, InviteRole, Night
+from scorekeeper.models import InviteRole, Night
 from scorekeeper.selectors.invites import live_night_invites
 from scorekeeper.selectors.nights import (
     current_game,
@@ -27,7 +27,7 @@ from scorekeeper.services.invites import invite_revoke, night_invite_create
 from scorekeeper.services.night_results import night_summary
 from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
-from scorekeeper.web.join import join_url
+from scorekeeper.web.share import link_shown
 
 ROLE_TEXT = {
     InviteRole.SCORE: "Lets a phone enter, correct and undo hands of every game tonight.",
@@ -61,16 +61,6 @@ def _may_start(request: HttpRequest, night: Night) -> bool:
     return True
 
 
-def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
-    return {
-        "invite": invite,
-        "url": join_url(request, invite),
-        "qr": reverse("join_qr", args=[invite.token]),
-        "role_text": ROLE_TEXT[InviteRole(invite.role)],
-        "guests": [g for g in invite.guests.all() if g.removed_at is None],
-    }
-
-
 @require_http_methods(["GET", "POST"])
 def night_page(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the night. POST ``role`` (whoever may share it): a new link for the night."""
@@ -98,11 +88,8 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
             "may_start": _may_start(request, night),
         }
         return render(request, "nights/night.html#current", part)
-    links = (
-        [_link(request, i) for i in live_night_invites(night).prefetch_related("guests")]
-        if sharer
-        else []
-    )
+    invites = live_night_invites(night).prefetch_related("guests") if sharer else []
+    links = [link_shown(request, i, ROLE_TEXT) for i in invites]
     wanted = request.GET.get("invite", "")
     shown = next((x for x in links if str(x["invite"].pk) == wanted), links[0] if links else None)
     context = {

@@ -40,12 +40,16 @@ ROLE_TEXT = {
 }
 
 
-def _link(request: HttpRequest, invite: Invite) -> dict[str, Any]:
+def link_shown(
+    request: HttpRequest, invite: Invite, role_text: dict[InviteRole, str] = ROLE_TEXT
+) -> dict[str, Any]:
+    """A live link as a share page shows it (a game's, or a night's with its own
+    ``role_text``): its URL and QR code, what it allows, who joined by it, since when."""
     return {
         "invite": invite,
         "url": join_url(request, invite),
         "qr": reverse("join_qr", args=[invite.token]),
-        "role_text": ROLE_TEXT[InviteRole(invite.role)],
+        "role_text": role_text[InviteRole(invite.role)],
         "guests": [g for g in invite.guests.all() if g.removed_at is None],
         "made": _ago(invite.created_at),
     }
@@ -95,7 +99,7 @@ def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect("game_share", pk=pk)
         return redirect(f"{reverse('game_share', args=[pk])}?invite={invite.pk}")
-    links = [_link(request, i) for i in live_invites(game).prefetch_related("guests")]
+    links = [link_shown(request, i) for i in live_invites(game).prefetch_related("guests")]
     wanted = request.GET.get("invite", "")
     shown = next((x for x in links if str(x["invite"].pk) == wanted), None)
     if shown is None:
