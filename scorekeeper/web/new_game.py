@@ -164,8 +164,9 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
 
 
 def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> None:
-    """ "Play again": the seats, variant, options, teams and league of an earlier game;
-    or, from a league's page, that league."""
+    """ "Play again" and "New game" after a game (``?from=``): its seats, league and night,
+    the deal moved on — and, the same game again, its variant, options and teams; or,
+    from a league's or a night's page, that league or night."""
     league = (request.GET.get("league") or "").strip()
     league_id = optional_id(league)
     if league_id is not None and leagues_recordable_by(request.user).filter(pk=league_id).exists():
@@ -178,23 +179,27 @@ def _prefill_from(request: HttpRequest, rules: Ruleset, entry: NewGameEntry) -> 
     pk = optional_id(request.GET.get("from"))
     if pk is None:
         return
-    game = (
-        game_with_related(games_visible_to(request.user)).filter(pk=pk, ruleset=rules.slug).first()
-    )
+    game = game_with_related(games_visible_to(request.user)).filter(pk=pk).first()
     if game is None:
         return
-    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    seats = sorted(game.seats.all(), key=lambda s: s.position)[: rules.max_players]
+    same_game = game.ruleset == rules.slug
     entry.seats = [
         SeatEntry(
-            player=str(s.player_id), team=str(s.team + 1) if s.team is not None else str(i % 2 + 1)
+            player=str(s.player_id),
+            team=str(s.team + 1) if same_game and s.team is not None else str(i % 2 + 1),
         )
         for i, s in enumerate(seats)
     ]
-    entry.variant = game.variant
-    for option in rules.options:
-        if option.name in game.options and option.name != "decks":
-            entry.options[option.name] = str(game.options[option.name])
-    entry.partners = bool(game.teams)
+    entry.seats += [
+        SeatEntry(team=str(i % 2 + 1)) for i in range(len(entry.seats), rules.min_players)
+    ]
+    if same_game:
+        entry.variant = game.variant
+        for option in rules.options:
+            if option.name in game.options and option.name != "decks":
+                entry.options[option.name] = str(game.options[option.name])
+        entry.partners = bool(game.teams)
     entry.league = str(game.league_id or "")
     # The next game of the night the earlier one was part of.
     if not entry.night and _night_offered(request, game.night_id) is not None:
@@ -248,6 +253,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 "refused": refused,
                 "league": (request.GET.get("league") or "").strip(),
                 "night": (request.GET.get("night") or "").strip(),
+                "from_game": (request.GET.get("from") or "").strip(),
                 "rulesets": [
                     {
                         **r.metadata(),

@@ -1,11 +1,11 @@
 /* A game of a night: when the night's next game starts, the sheet's live answer brings
  * "next game" (#night-next[data-follow], templates/nights/_next.html) and this phone (or
- * the table display) moves on to it by itself, a moment later, saying so; so does the
+ * the table display) moves on to it by itself, a moment later (saying so); so does the
  * night's page, whose "now playing" part is asked for every few seconds. A page opened
  * on an old game of the night shows the way on without moving (it moves when a game
  * newer than the one it showed starts); a phone with hands still waiting to send stays
  * (its outbox sends them first; the link is there). */
-var atLoad = null, leaving = false, WAIT_MS = 1500;
+var atLoad = null, leaving = false, WAIT_MS = 600;
 
 function target() {
   var next = document.getElementById("night-next");

@@ -14,7 +14,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from scorekeeper.models import Game, Guest, HandRevision, Invite, Player
-from scorekeeper.services.games import game_create
+from scorekeeper.services.games import game_close, game_create, hand_record
 from scorekeeper.services.invites import guest_remove, invite_revoke, night_invite_create
 from scorekeeper.services.nights import night_create
 from tests.scorekeeper.factories import make_players
@@ -274,3 +274,24 @@ def test_the_night_page_asks_for_its_now_playing_part_alone(
     assert f'data-follow="/games/{game.pk}/"' in now
     assert "Tonight's standings" not in now
     assert Client().get(f"/nights/{night.pk}/?part=current").status_code == 404
+
+
+def test_new_game_after_a_game_of_the_night_keeps_its_seats_and_moves_the_deal(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday")
+    game = new_game(user, three, night.pk)
+    hand_record(game=game, user=user, hand_input={"winner": three[1].pk})
+    game_close(game=game, user=user)  # an open-ended game, closed by hand
+    owner = Client()
+    owner.force_login(user)
+    sheet = owner.get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/games/new/?from={game.pk}&amp;night={night.pk}"' in sheet
+    chooser = owner.get(f"/games/new/?from={game.pk}&night={night.pk}").content.decode()
+    assert f"ruleset=dirt&amp;night={night.pk}&amp;from={game.pk}" in chooser
+    form = owner.get(f"/games/new/?ruleset=dirt&night={night.pk}&from={game.pk}").content
+    page = form.decode()
+    assert "Part of “Friday”" in page
+    for i, player in enumerate(three):
+        assert f'<option value="{player.pk}" selected' in page.split(f'id="seat-{i}-player"')[1]
+    assert 'name="first_dealer" value="1" checked' in page  # Bo deals after Ana
