@@ -113,15 +113,22 @@ def save_on_screen(page: Any) -> None:
 
 
 def between_the_bars(page: Any, locator: Any) -> None:
-    """Wholly visible: below the sticky top bar and above the save bar."""
-    box = locator.bounding_box()
-    top = page.locator(".topbar").bounding_box()
-    bar = page.locator("#entry .savebar").bounding_box()
-    assert box is not None
-    assert top is not None
-    assert bar is not None
-    assert box["y"] >= top["y"] + top["height"] - 0.5, (box, top)
-    assert box["y"] + box["height"] <= bar["y"] + 0.5, (box, bar)
+    """Wholly visible: below the sticky top bar and above the save bar (once the page
+    has settled: the pad's scroll into view follows its opening)."""
+    for _ in range(30):
+        box = locator.bounding_box()
+        top = page.locator(".topbar").bounding_box()
+        bar = page.locator("#entry .savebar").bounding_box()
+        assert box is not None
+        assert top is not None
+        assert bar is not None
+        below_top = box["y"] >= top["y"] + top["height"] - 0.5
+        above_bar = box["y"] + box["height"] <= bar["y"] + 0.5
+        if below_top and above_bar:
+            return
+        page.wait_for_timeout(100)
+    assert below_top, (box, top)
+    assert above_bar, (box, bar)
 
 
 def test_an_eight_player_dirt_hand_with_save_on_screen(
