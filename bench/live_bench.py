@@ -197,21 +197,16 @@ class Bench:
         return made
 
     @staticmethod
-    def form(hand: dict[str, Any], number: int) -> list[list[str]]:
-        from scorekeeper.web.forms import Entry
+    def form(ruleset: str, hand: dict[str, Any], number: int) -> list[list[str]]:
+        """The sheet's entry form as a phone posts it for ``hand`` (the game's own form,
+        filled from the stored input), with the hand's number."""
+        from scorekeeper.presenters import presenter_for
 
-        entry = Entry.from_input(hand)
-        pairs = [["number", str(number)], ["winner", entry.winner]]
-        for player, row in entry.players.items():
-            for name in ("cards", "points", "passes", "cards_left"):
-                if getattr(row, name):
-                    pairs.append([f"{name}_{player}", getattr(row, name)])
-        pairs += [["surplus", card] for card in entry.surplus]
-        for name in ("suit", "surplus_count", "bower_holder"):
-            if getattr(entry, name):
-                pairs.append([name, getattr(entry, name)])
-        if entry.bower_in_surplus:
-            pairs.append(["bower_in_surplus", "on"])
+        results = hand.get("results") or []
+        players = [int(r["player"]) for r in results if isinstance(r, dict)]
+        form = presenter_for(ruleset).entry_form.from_input(players, hand)
+        pairs = [["number", str(number)]]
+        pairs += [[name, value] for name, values in form.data.lists() for value in values]
         return pairs
 
     def api_post(self, game: int, hand: dict[str, Any]) -> int:
@@ -349,7 +344,7 @@ class Bench:
             number = Game.objects.get(pk=table.pk).hand_count + 1
             before, t0 = self.stack.cpu(), time.monotonic()
             saved = self.ask(do="save", phone=first, path=f"/games/{table.pk}/hands/",
-                             form=self.form(hand, number))  # fmt: skip
+                             form=self.form(ruleset, hand, number))  # fmt: skip
             assert saved["status"] == 200, (ruleset, saved)
             current = self.ask(do="current", versions={table.pk: saved["shown"]}, timeout=10)
             late += current["phones"] - current["current"]
