@@ -32,14 +32,20 @@ def _check_may_share(user: User, game: Game) -> None:
         )
 
 
+def _new_link(
+    user: User, role: str, *, game: Game | None = None, night: Night | None = None
+) -> Invite:
+    """A new link to ``game`` or ``night`` (the caller checked who may share it)."""
+    if role not in InviteRole.values:
+        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    return Invite.objects.create(game=game, night=night, role=role, token=token, created_by=user)
+
+
 def invite_create(*, game: Game, user: User, role: str) -> Invite:
     """A new link to ``game`` for ``role`` (``score`` or ``watch``)."""
     _check_may_share(user, game)
-    if role not in InviteRole.values:
-        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
-    return Invite.objects.create(
-        game=game, role=role, token=secrets.token_urlsafe(TOKEN_BYTES), created_by=user
-    )
+    return _new_link(user, role, game=game)
 
 
 def _check_may_share_night(user: User, night: Night) -> None:
@@ -70,11 +76,7 @@ def _tell_streams(invite: Invite) -> None:
 def night_invite_create(*, night: Night, user: User, role: str) -> Invite:
     """A new link to every game of ``night`` for ``role`` (``score`` or ``watch``)."""
     _check_may_share_night(user, night)
-    if role not in InviteRole.values:
-        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
-    return Invite.objects.create(
-        night=night, role=role, token=secrets.token_urlsafe(TOKEN_BYTES), created_by=user
-    )
+    return _new_link(user, role, night=night)
 
 
 def invite_revoke(*, invite: Invite, user: User) -> None:
