@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
-from scorekeeper.models import Game, GameStatus, Night, Seat
+from scorekeeper.models import Game, GameStatus, Guest, InviteRole, Night, Seat
 from scorekeeper.selectors.games import leagues_visible_to
+from scorekeeper.selectors.invites import live_night_invites
 from scorekeeper.selectors.league_roles import LeagueRole, league_role
 
 
@@ -22,6 +23,27 @@ def nights_visible_to(user: User | AnonymousUser) -> QuerySet[Night]:
     return Night.objects.filter(
         Q(owner_id=user.pk) | Q(league_id__in=leagues_visible_to(user).values("id"))
     )
+
+
+def night_for_viewer(
+    pk: int, user: User | AnonymousUser, held: tuple[int, int | None] | None
+) -> Night | None:
+    """Night ``pk`` if this viewer may see it: an account's own or its leagues', or one
+    its browser joined by a link (``held``: the invite and the guest it named) that still
+    works, and whose guest was not removed. None otherwise."""
+    night = nights_visible_to(user).filter(pk=pk).first()
+    if night is not None or held is None:
+        return night
+    invite_id, guest_id = held
+    invite = live_night_invites(pk).filter(pk=invite_id).only("id", "role").first()
+    if invite is None:
+        return None
+    if invite.role == InviteRole.SCORE and guest_id is not None:
+        guest = Guest.objects.filter(pk=guest_id, invite_id=invite.pk).only("removed_at").first()
+        if guest is not None and guest.removed_at is not None:
+            # Removed from the night: shut out of its page as of its games.
+            return None
+    return Night.objects.filter(pk=pk).first()
 
 
 def may_manage_night(user: User | AnonymousUser, night: Night) -> bool:
@@ -58,7 +80,7 @@ def night_pointer(game: Game) -> NightPointer | None:
     night = Night.objects.filter(pk=game.night_id).only("id", "name").first()
     if night is None:
         return None
-    current = night.games.order_by("-created_at", "-id").only("id", "ruleset").first()
+    current = current_game(night, fields=("id", "ruleset"))
     newer = current if current is not None and current.pk != game.pk else None
     return NightPointer(night, newer)
 
@@ -68,9 +90,11 @@ def night_games(night: Night) -> list[Game]:
     return list(night.games.order_by("created_at", "id"))
 
 
-def current_game(night: Night) -> Game | None:
-    """The night's newest game: the one its phones follow."""
-    return night.games.order_by("-created_at", "-id").first()
+def current_game(night: Night, fields: tuple[str, ...] = ()) -> Game | None:
+    """The night's newest game: the one its phones follow (only ``fields`` of it, when
+    given)."""
+    games = night.games.order_by("-created_at", "-id")
+    return (games.only(*fields) if fields else games).first()
 
 
 @dataclass(frozen=True)

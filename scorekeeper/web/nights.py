@@ -20,8 +20,8 @@ from scorekeeper.selectors.invites import live_night_invites
 from scorekeeper.selectors.nights import (
     current_game,
     may_manage_night,
+    night_for_viewer,
     night_games,
-    nights_visible_to,
 )
 from scorekeeper.services.invites import invite_revoke, night_invite_create
 from scorekeeper.services.night_results import night_summary
@@ -36,17 +36,11 @@ ROLE_TEXT = {
 
 
 def _night_for(request: HttpRequest, pk: int) -> Night:
-    """The night, if this browser may see it: an account's own or its leagues', or one
-    it joined by a link that still works."""
-    night = nights_visible_to(request.user).filter(pk=pk).first()
-    if night is not None:
-        return night
-    held = night_link(request, pk)
-    if held is not None and live_night_invites(pk).filter(pk=held[0]).exists():
-        found = Night.objects.filter(pk=pk).first()
-        if found is not None:
-            return found
-    raise Http404("There is no such night, or it is not one of yours.")
+    """The night, if this browser may see it (:func:`night_for_viewer`)."""
+    night = night_for_viewer(pk, request.user, night_link(request, pk))
+    if night is None:
+        raise Http404("There is no such night, or it is not one of yours.")
+    return night
 
 
 def _may_start(request: HttpRequest, night: Night) -> bool:

@@ -95,13 +95,19 @@ def test_revoking_the_night_link_or_removing_its_guest_shuts_every_game(
     maya, ben = Client(), Client()
     maya.post(f"/join/{invite.token}/", {"name": "Maya"})
     ben.post(f"/join/{invite.token}/", {"name": "Ben"})
+    assert maya.get(f"/nights/{night.pk}/").status_code == 200
     guest_remove(guest=Guest.objects.get(name="Maya"), user=user)
     for game in games:
         assert maya.get(f"/games/{game.pk}/").status_code != 200
         assert ben.get(f"/games/{game.pk}/").status_code == 200
+    # The night's page too: a removed guest no longer sees the evening.
+    assert maya.get(f"/nights/{night.pk}/").status_code == 404
+    assert maya.get(f"/nights/{night.pk}/?part=current").status_code == 404
+    assert ben.get(f"/nights/{night.pk}/").status_code == 200
     invite_revoke(invite=invite, user=user)
     for game in games:
         assert ben.get(f"/games/{game.pk}/").status_code != 200
+    assert ben.get(f"/nights/{night.pk}/").status_code == 404
     assert Client().get(f"/join/{invite.token}/").status_code == 404
 
 
