@@ -287,6 +287,10 @@ def test_import_into_an_empty_install_reproduces_the_league(league: League) -> N
     after = league_export_json(imported)
     assert canonical(after) == canonical(before)
     assert named_standings(imported) == standings
+    # The sheet's "corrected" mark comes back from the history: Dirt's hand 2 only.
+    marks = {g.ruleset: g.corrected_hands for g in Game.objects.filter(league=imported)}
+    assert marks["dirt"] == [2]
+    assert [n for slug, n in marks.items() if slug != "dirt"] == [[]] * 4
     assert RatingPoint.objects.filter(league=imported).count() == points
     # Accounts the file names are recreated, without a password anyone could use.
     bo = User.objects.get(username="bo")

@@ -230,6 +230,19 @@ def _write_guests(
             row.guest = guests[(game_id, name)]
 
 
+def _corrected_hands(game: GameIn) -> list[int]:
+    """The game's hands marked corrected, read from its history as the sheet keeps the
+    mark: a hand whose last correction came after its last undo (a hand undone and
+    entered again is new)."""
+    last: dict[int, str] = {}
+    for rev in sorted(game.revisions, key=lambda r: r.revision):
+        if rev.action in (HandAction.CORRECTED, HandAction.UNDONE):
+            last[rev.number] = rev.action
+    return sorted(
+        hand.number for hand in game.hands if last.get(hand.number) == HandAction.CORRECTED
+    )
+
+
 def _write_games(
     league: League,
     games: Sequence[GameIn],
@@ -261,6 +274,7 @@ def _write_games(
                 undone_upto=max(
                     (r.number for r in g.revisions if r.action == HandAction.UNDONE), default=0
                 ),
+                corrected_hands=_corrected_hands(g),
             )
         )
     created = Game.objects.bulk_create(rows)
