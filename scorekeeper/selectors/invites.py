@@ -45,6 +45,14 @@ def present_guests(game: Game | int) -> QuerySet[Guest]:
     ).order_by("created_at", "id")
 
 
+def night_guests(night: Night | int) -> QuerySet[Guest]:
+    """The guests of a night's live links whom its owner has not removed, oldest first."""
+    night_id = night if isinstance(night, int) else night.pk
+    return Guest.objects.filter(
+        invite__night_id=night_id, invite__revoked_at__isnull=True, removed_at__isnull=True
+    ).order_by("created_at", "id")
+
+
 def was_removed(guest_id: int | None, invite_id: int) -> bool:
     """Whether the guest a browser joined as was removed from the game by its owner."""
     if guest_id is None:

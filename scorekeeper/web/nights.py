@@ -16,14 +16,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RULESETS, RuleError
 from scorekeeper.models import InviteRole, Night
-from scorekeeper.selectors.invites import live_night_invites
+from scorekeeper.selectors.invites import live_night_invites, night_guests
 from scorekeeper.selectors.nights import (
     current_game,
     may_manage_night,
     night_for_viewer,
     night_games,
 )
-from scorekeeper.services.invites import invite_revoke, night_invite_create
+from scorekeeper.services.invites import guest_remove, invite_revoke, night_invite_create
 from scorekeeper.services.night_results import night_summary
 from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
@@ -118,11 +118,48 @@ def night_share_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpRes
     return redirect("night_page", pk=pk)
 
 
+@require_http_methods(["GET", "POST"])
+def night_guest_remove(request: HttpRequest, pk: int, guest_id: int) -> HttpResponse:
+    """GET: what removing this guest of the night's links does, and a button to do it;
+    POST: remove them from every game of the night."""
+    night = _night_for(request, pk)
+    if not may_manage_night(request.user, night):
+        return render(request, "403.html", status=403)
+    guest = night_guests(night).filter(pk=guest_id).first()
+    back = f"{reverse('night_page', args=[pk])}#night-share"
+    if guest is None:
+        if request.method == "POST":
+            messages.info(request, "That guest was already removed, or their link revoked.")
+            return redirect(back)
+        raise Http404("No such guest of this night.")
+    if request.method == "GET":
+        others = night_guests(night).filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
+        context = {
+            "guest": guest,
+            "others": [g.name for g in others],
+            "title": night.name,
+            "what": "tonight's games",
+            "back": back,
+            "action": reverse("night_guest_remove", args=[pk, guest.pk]),
+        }
+        return render(request, "games/guest_remove.html", context)
+    guest_remove(guest=guest, user=request.user)  # type: ignore[arg-type]  # (a sharer)
+    messages.success(
+        request, f"{guest.name} was removed: their phone can no longer open tonight's games."
+    )
+    return redirect(back)
+
+
 urlpatterns = [
     path("nights/<int:pk>/", night_page, name="night_page"),
     path(
         "nights/<int:pk>/share/<int:invite_id>/revoke/",
         night_share_revoke,
         name="night_share_revoke",
+    ),
+    path(
+        "nights/<int:pk>/guests/<int:guest_id>/remove/",
+        night_guest_remove,
+        name="night_guest_remove",
     ),
 ]

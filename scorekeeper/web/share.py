@@ -163,10 +163,12 @@ def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -
     if request.method == "GET":
         others = present_guests(game).filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
         context = {
-            "game": game,
             "guest": guest,
             "others": [g.name for g in others],
             "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+            "what": "this game",
+            "back": reverse("game_share", args=[game.pk]),
+            "action": reverse("game_guest_remove", args=[game.pk, guest.pk]),
         }
         return render(request, "games/guest_remove.html", context)
     guest_remove(guest=guest, user=user)

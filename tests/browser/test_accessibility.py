@@ -26,7 +26,8 @@ from games import get_ruleset
 from scorekeeper.models import League, Membership, Player
 from scorekeeper.selectors.games import game_config, game_state
 from scorekeeper.services.games import game_close, game_create, hand_record
-from scorekeeper.services.invites import guest_join, invite_create
+from scorekeeper.services.invites import guest_join, invite_create, night_invite_create
+from scorekeeper.services.nights import night_create
 from scorekeeper.services.results import result_publish
 from scorekeeper.simulate import next_hand
 from tests.browser.closing import close_context, quiet_page
@@ -85,6 +86,8 @@ PAGES: list[Page] = [
     Page("display-dirt-done", "/games/{dirt_done}/display/"),
     Page("join-name", "/join/{score_token}/", signed_in=False),
     Page("guest-remove", "/games/{dirt_live}/share/guests/{guest}/remove/"),
+    Page("night", "/nights/{night}/"),
+    Page("night-guest-remove", "/nights/{night}/guests/{night_guest}/remove/"),
     Page("token-revoke", "/accounts/token/revoke/"),
     Page("rules-index", "/rules/"),
     Page("rules-page", "/rules/dirt/"),
@@ -160,6 +163,12 @@ def seed() -> dict[str, Any]:
     score = invite_create(game=live, user=owner, role="score")
     ids["score_token"] = score.token
     ids["guest"] = guest_join(invite=score, name=LONG[:40]).pk
+    # A night with a game in it and a score link one guest joined by.
+    night = night_create(owner=owner, name=("Friday at " + LONG)[:80], league=league.pk)
+    ids["night"] = night.pk
+    game_create(owner=owner, ruleset="dirt", players=[p.pk for p in players], night=night.pk)
+    by_night = night_invite_create(night=night, user=owner, role="score")
+    ids["night_guest"] = guest_join(invite=by_night, name=LONG[:40]).pk
     Token.objects.get_or_create(user=owner)
     done = Game.objects.get(pk=ids["dirt_done"])
     ids["public_token"] = result_publish(game=done, state=game_state(done))

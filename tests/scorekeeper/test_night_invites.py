@@ -301,3 +301,36 @@ def test_new_game_after_a_game_of_the_night_keeps_its_seats_and_moves_the_deal(
     for i, player in enumerate(three):
         assert f'<option value="{player.pk}" selected' in page.split(f'id="seat-{i}-player"')[1]
     assert 'name="first_dealer" value="1" checked' in page  # Bo deals after Ana
+
+
+def test_the_nights_owner_removes_one_guest_from_the_night_page(
+    user: User, three: list[Player]
+) -> None:
+    night = night_create(owner=user, name="Friday at Jo's")
+    game = new_game(user, three, night.pk)
+    invite = night_invite_create(night=night, user=user, role="score")
+    maya, ben = Client(), Client()
+    maya.post(f"/join/{invite.token}/", {"name": "Maya"})
+    ben.post(f"/join/{invite.token}/", {"name": "Ben"})
+    owner = Client()
+    owner.force_login(user)
+    maya_guest = Guest.objects.get(name="Maya")
+    remove = f"/nights/{night.pk}/guests/{maya_guest.pk}/remove/"
+    page = owner.get(f"/nights/{night.pk}/")
+    assert f'href="{remove}"' in page.content.decode()
+    # Ben, a guest, may neither see nor use the remove page.
+    assert ben.get(remove).status_code == 403
+    assert ben.post(remove).status_code == 403
+    asked = owner.get(remove)
+    assert asked.status_code == 200
+    assert "Remove Maya?" in text(asked)
+    assert "nor see tonight's games" in text(asked)
+    assert "for Ben" in text(asked)
+    done = owner.post(remove, follow=True)
+    assert "Maya was removed" in text(done)
+    assert maya.get(f"/games/{game.pk}/").status_code != 200
+    assert ben.get(f"/games/{game.pk}/").status_code == 200
+    assert f'href="{remove}"' not in owner.get(f"/nights/{night.pk}/").content.decode()
+    again = owner.post(remove, follow=True)
+    assert "already removed" in text(again)
+    assert owner.get(remove).status_code == 404
