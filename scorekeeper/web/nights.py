@@ -23,11 +23,11 @@ from scorekeeper.selectors.nights import (
     night_for_viewer,
     night_games,
 )
-from scorekeeper.services.invites import guest_remove, invite_revoke, night_invite_create
+from scorekeeper.services.invites import invite_revoke, night_invite_create
 from scorekeeper.services.night_results import night_summary
 from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
-from scorekeeper.web.share import link_shown
+from scorekeeper.web.share import GuestRemoval, guest_removal_page, link_shown
 
 ROLE_TEXT = {
     InviteRole.SCORE: "Lets a phone enter, correct and undo hands of every game tonight.",
@@ -125,29 +125,15 @@ def night_guest_remove(request: HttpRequest, pk: int, guest_id: int) -> HttpResp
     night = _night_for(request, pk)
     if not may_manage_night(request.user, night):
         return render(request, "403.html", status=403)
-    guest = night_guests(night).filter(pk=guest_id).first()
-    back = f"{reverse('night_page', args=[pk])}#night-share"
-    if guest is None:
-        if request.method == "POST":
-            messages.info(request, "That guest was already removed, or their link revoked.")
-            return redirect(back)
-        raise Http404("No such guest of this night.")
-    if request.method == "GET":
-        others = night_guests(night).filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
-        context = {
-            "guest": guest,
-            "others": [g.name for g in others],
-            "title": night.name,
-            "what": "tonight's games",
-            "back": back,
-            "action": reverse("night_guest_remove", args=[pk, guest.pk]),
-        }
-        return render(request, "games/guest_remove.html", context)
-    guest_remove(guest=guest, user=request.user)  # type: ignore[arg-type]  # (a sharer)
-    messages.success(
-        request, f"{guest.name} was removed: their phone can no longer open tonight's games."
+    removal = GuestRemoval(
+        guests=night_guests(night),
+        title=night.name,
+        what="tonight's games",
+        back=f"{reverse('night_page', args=[pk])}#night-share",
+        action=lambda guest: reverse("night_guest_remove", args=[pk, guest]),
+        no_such="No such guest of this night.",
     )
-    return redirect(back)
+    return guest_removal_page(request, removal, guest_id, request.user)  # type: ignore[arg-type]
 
 
 urlpatterns = [

@@ -12,11 +12,15 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
@@ -26,7 +30,7 @@ from django.utils.timesince import timesince
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RULESETS, RuleError
-from scorekeeper.models import Invite, InviteRole
+from scorekeeper.models import Guest, Invite, InviteRole
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import player_names
 from scorekeeper.selectors.invites import live_invites, present_guests
@@ -147,36 +151,65 @@ def game_share_revoke(request: HttpRequest, access: GameAccess, invite_id: int) 
     return redirect("game_share", pk=pk)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-@game_page(may="manage", rows=False)
-def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -> HttpResponse:
+@dataclass(frozen=True)
+class GuestRemoval:
+    """Where one guest is removed from: a game's links or a night's."""
+
+    #: The guests who may be removed there.
+    guests: QuerySet[Guest]
+    #: What they joined (a game's title, a night's name) and what they lose.
+    title: str
+    what: str
+    #: The sharing page, and this removal's own page (given the guest's id).
+    back: str
+    action: Callable[[int], str]
+    no_such: str
+
+
+def guest_removal_page(
+    request: HttpRequest, removal: GuestRemoval, guest_id: int, user: User
+) -> HttpResponse:
     """GET: what removing this guest does, and a button to do it; POST: remove them."""
-    game, user = access.game, access.user
-    assert user is not None  # whoever may manage a game is signed in
-    guest = present_guests(game).select_related("invite").filter(pk=guest_id).first()
+    guest = removal.guests.select_related("invite").filter(pk=guest_id).first()
     if guest is None:
         if request.method == "POST":
             messages.info(request, "That guest was already removed, or their link revoked.")
-            return redirect("game_share", pk=game.pk)
-        raise Http404("No such guest of this game.")
+            return redirect(removal.back)
+        raise Http404(removal.no_such)
     if request.method == "GET":
-        others = present_guests(game).filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
+        others = removal.guests.filter(invite_id=guest.invite_id).exclude(pk=guest.pk)
         context = {
             "guest": guest,
             "others": [g.name for g in others],
-            "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
-            "what": "this game",
-            "back": reverse("game_share", args=[game.pk]),
-            "action": reverse("game_guest_remove", args=[game.pk, guest.pk]),
+            "title": removal.title,
+            "what": removal.what,
+            "back": removal.back,
+            "action": removal.action(guest.pk),
         }
         return render(request, "games/guest_remove.html", context)
     guest_remove(guest=guest, user=user)
     messages.success(
-        request,
-        f"{guest.name} was removed: their phone can no longer enter hands of this game.",
+        request, f"{guest.name} was removed: their phone can no longer open {removal.what}."
     )
-    return redirect("game_share", pk=game.pk)
+    return redirect(removal.back)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@game_page(may="manage", rows=False)
+def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -> HttpResponse:
+    """Remove one guest of the game's links (:func:`guest_removal_page`)."""
+    game, user = access.game, access.user
+    assert user is not None  # whoever may manage a game is signed in
+    removal = GuestRemoval(
+        guests=present_guests(game),
+        title=f"{RULESETS[game.ruleset].name} #{game.pk}",
+        what="this game",
+        back=reverse("game_share", args=[game.pk]),
+        action=lambda guest: reverse("game_guest_remove", args=[game.pk, guest]),
+        no_such="No such guest of this game.",
+    )
+    return guest_removal_page(request, removal, guest_id, user)
 
 
 urlpatterns = [
