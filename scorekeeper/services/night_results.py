@@ -1,10 +1,12 @@
 """A game night's result, told in a few lines for its page and its share card: the champion (the
 night's standings' first), the games played, the closest finish (the smallest gap
 between a game's winner and its runner-up) and the biggest hand (the most one player
-scored in one hand, in any game of the night)."""
+scored in one hand, in any game of the night). The card is its standings, drawn as the
+games' result images are (``services/result_image.py``)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -15,7 +17,28 @@ from scorekeeper.models import Game, GameStatus, Night
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import game_state, game_with_related
 from scorekeeper.selectors.nights import NightRow, night_standings
-from scorekeeper.services.results import SIGNATURE
+from scorekeeper.services.results import RENDER_VERSION, SIGNATURE, ResultLine
+
+
+@dataclass(frozen=True)
+class NightCard:
+    """The night's share image: its name, day, games played and standings."""
+
+    night_id: int
+    title: str
+    day_text: str
+    hands_text: str
+    lines: tuple[ResultLine, ...]
+
+    @property
+    def etag(self) -> str:
+        """Changes with anything the image shows."""
+        shown = "\0".join(
+            [self.title, self.day_text, self.hands_text]
+            + [f"{line.place} {line.label} {line.score} {line.won}" for line in self.lines]
+        )
+        digest = hashlib.sha256(f"{RENDER_VERSION}\0{shown}".encode()).hexdigest()
+        return f'"n{self.night_id}-{digest[:16]}"'
 
 
 @dataclass(frozen=True)
@@ -26,6 +49,7 @@ class NightSummary:
     biggest: str
     standings: list[NightRow]
     text: str
+    card: NightCard
 
 
 def _title(game: Game) -> str:
@@ -86,7 +110,8 @@ def night_summary(night: Night) -> NightSummary:
     closest = _closest(finished)
     biggest = _biggest(games)
     day = date_format(timezone.localtime(night.created_at), "j M Y")
-    lines = [f"{night.name} · {day} · {len(finished)} game{'s' if len(finished) != 1 else ''}"]
+    played = f"{len(finished)} game{'s' if len(finished) != 1 else ''}"
+    lines = [f"{night.name} · {day} · {played}"]
     if champions:
         wins = standings[0].wins
         lines.append(
@@ -101,4 +126,20 @@ def night_summary(night: Night) -> NightSummary:
     if biggest:
         lines.append(f"Biggest hand: {biggest}")
     lines.append(SIGNATURE)
-    return NightSummary(champions, len(finished), closest, biggest, standings, "\n".join(lines))
+    card = NightCard(
+        night.pk,
+        night.name,
+        day,
+        played,
+        tuple(
+            ResultLine(
+                place=row.rank,
+                label=row.name,
+                score=f"{row.wins} win{'s' if row.wins != 1 else ''}",
+                won=row.rank == 1 and row.wins > 0,
+            )
+            for row in standings
+        ),
+    )
+    text = "\n".join(lines)
+    return NightSummary(champions, len(finished), closest, biggest, standings, text, card)

@@ -1,4 +1,5 @@
-"""A finished game's result drawn as a PNG (1200×630: the size chat apps preview).
+"""A finished game's result (or a game night's) drawn as a PNG (1200×630: the size chat
+apps preview).
 
 The font is DejaVu Sans, shipped inside the package (``scorekeeper/fonts``, found next
 to this code, so it works with DEBUG off and without collected static files). It covers
@@ -14,12 +15,14 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont, features
 
-from scorekeeper.services.results import SIGNATURE, Result
+from scorekeeper.services.results import SIGNATURE, ResultLine
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 64
@@ -153,7 +156,21 @@ def _text(
     draw.text(xy, text, font=font, fill=fill, anchor=anchor)
 
 
-def render_result_png(result: Result) -> bytes:
+class ResultCard(Protocol):
+    """What the image shows: a heading, its day and count, and the ranked lines (a
+    game's :class:`~scorekeeper.services.results.Result`, a night's card)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def day_text(self) -> str: ...
+    @property
+    def hands_text(self) -> str: ...
+    @property
+    def lines(self) -> Sequence[ResultLine]: ...
+
+
+def render_result_png(result: ResultCard) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), BG)
     draw = ImageDraw.Draw(image)
     inner = WIDTH - 2 * MARGIN

@@ -12,7 +12,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_cookie
 
 from games import RULESETS, RuleError
 from scorekeeper.models import InviteRole, Night
@@ -27,6 +28,7 @@ from scorekeeper.services.invites import invite_revoke, night_invite_create
 from scorekeeper.services.night_results import night_summary
 from scorekeeper.services.nights import night_usable
 from scorekeeper.web.access import night_link
+from scorekeeper.web.results import png_response
 from scorekeeper.web.share import GuestRemoval, guest_removal_page, link_shown
 
 ROLE_TEXT = {
@@ -86,12 +88,14 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
     links = [link_shown(request, i, ROLE_TEXT) for i in invites]
     wanted = request.GET.get("invite", "")
     shown = next((x for x in links if str(x["invite"].pk) == wanted), links[0] if links else None)
+    summary = night_summary(night)
     context = {
         "night": night,
         "current": current,
         "current_name": RULESETS[current.ruleset].name if current is not None else "",
         "games": [(g, RULESETS[g.ruleset].name) for g in night_games(night)],
-        "summary": night_summary(night),
+        "summary": summary,
+        "card_name": card_name(night),
         "sharer": sharer,
         "may_start": _may_start(request, night),
         "links": links,
@@ -99,6 +103,20 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
         "roles": [(role, ROLE_TEXT[role]) for role in (InviteRole.SCORE, InviteRole.WATCH)],
     }
     return render(request, "nights/night.html", context)
+
+
+@require_GET
+@vary_on_cookie
+def night_card_png(request: HttpRequest, pk: int) -> HttpResponse:
+    """The evening's share card as an image (its standings), for whoever sees the night."""
+    night = _night_for(request, pk)
+    response = png_response(request, night_summary(night).card, cache_control="private, no-cache")
+    response["Content-Disposition"] = f'inline; filename="{card_name(night)}"'
+    return response
+
+
+def card_name(night: Night) -> str:
+    return f"scorekeeper-night-{night.pk}.png"
 
 
 @require_POST
@@ -138,6 +156,7 @@ def night_guest_remove(request: HttpRequest, pk: int, guest_id: int) -> HttpResp
 
 urlpatterns = [
     path("nights/<int:pk>/", night_page, name="night_page"),
+    path("nights/<int:pk>/card.png", night_card_png, name="night_card_png"),
     path(
         "nights/<int:pk>/share/<int:invite_id>/revoke/",
         night_share_revoke,

@@ -33,6 +33,7 @@ from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import game_state, game_with_related, player_names
+from scorekeeper.services.night_results import NightCard
 from scorekeeper.services.results import (
     Result,
     build_result,
@@ -91,7 +92,10 @@ def share_context(request: HttpRequest, access: GameAccess, state: GameState) ->
 # -- the image ------------------------------------------------------------------------------
 
 
-def _png(request: HttpRequest, result: Result, *, cache_control: str) -> HttpResponse:
+def png_response(
+    request: HttpRequest, result: Result | NightCard, *, cache_control: str
+) -> HttpResponse:
+    """The result's image (a game's, a night's), drawn once per ETag and kept, or 304."""
     etag = result.etag
     # GZipMiddleware weakens an ETag it compresses under: compare without the W/.
     seen = [t.removeprefix("W/") for t in parse_etags(request.headers.get("If-None-Match", ""))]
@@ -119,7 +123,7 @@ def _png(request: HttpRequest, result: Result, *, cache_control: str) -> HttpRes
 def game_result_png(request: HttpRequest, pk: int) -> HttpResponse:
     game = _viewable(request, pk).game
     _, result = _final(game)
-    response = _png(request, result, cache_control="private, no-cache")
+    response = png_response(request, result, cache_control="private, no-cache")
     response["Content-Disposition"] = f'inline; filename="{image_name(game)}"'
     return response
 
@@ -233,7 +237,7 @@ def public_result(request: HttpRequest, token: str) -> HttpResponse:
 def public_result_png(request: HttpRequest, token: str) -> HttpResponse:
     game = _public(token)
     _, result = _final(game)
-    response = _png(request, result, cache_control="public, no-cache")
+    response = png_response(request, result, cache_control="public, no-cache")
     response["X-Robots-Tag"] = "noindex"
     return response
 

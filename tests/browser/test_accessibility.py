@@ -166,6 +166,11 @@ def seed() -> dict[str, Any]:
     # A night with a game in it and a score link one guest joined by.
     night = night_create(owner=owner, name=("Friday at " + LONG)[:80], league=league.pk)
     ids["night"] = night.pk
+    finished = game_create(
+        owner=owner, ruleset="screw-your-neighbour", players=[p.pk for p in players],
+        options={"target_wins": 1}, night=night.pk,
+    )  # fmt: skip
+    hand_record(game=finished, user=owner, hand_input={"winner": long_player.pk})
     game_create(owner=owner, ruleset="dirt", players=[p.pk for p in players], night=night.pk)
     by_night = night_invite_create(night=night, user=owner, role="score")
     ids["night_guest"] = guest_join(invite=by_night, name=LONG[:40]).pk

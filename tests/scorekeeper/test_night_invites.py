@@ -263,6 +263,23 @@ def test_the_night_tells_its_evening_and_each_game_end_shows_its_standings(
     assert "scored with scorekeeper" in card
     end = text(owner.get(f"/games/{game.pk}/"))
     assert "Friday: tonight's standings" in end
+    # The evening as an image: drawn once per ETag, then 304; nobody else's to see.
+    image_url = f"/nights/{night.pk}/card.png"
+    assert f'src="{image_url}"' in card
+    image = owner.get(image_url)
+    assert image.status_code == 200
+    assert image["Content-Type"] == "image/png"
+    assert image.content[:8] == b"\x89PNG\r\n\x1a\n"
+    assert owner.get(image_url, HTTP_IF_NONE_MATCH=image["ETag"]).status_code == 304
+    assert Client().get(image_url).status_code == 404
+    # Another game changes what it shows, and so its ETag.
+    game = game_create(
+        owner=user, ruleset=SYN, players=[p.pk for p in three], options={"target_wins": 2},
+        night=night.pk,
+    )  # fmt: skip
+    for who in (cy, cy):
+        assert record(owner, game, who).status_code in (200, 302)
+    assert owner.get(image_url)["ETag"] != image["ETag"]
 
 
 def test_the_night_page_asks_for_its_now_playing_part_alone(
