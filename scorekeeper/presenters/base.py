@@ -148,6 +148,12 @@ class Presenter:
     chart_title: ClassVar[str] = "Running totals after each hand"
     #: The scoreboard's unit of a score.
     unit: ClassVar[str] = "pts"
+    #: The new-game form's words for playing in teams (a game that ``supports_teams``).
+    teams_label: ClassVar[str] = "Play in teams"
+    teams_help: ClassVar[str] = (
+        "Teams of equal size, at least two. A team scores its members' points added up. "
+        "Choose each seat's team above."
+    )
     #: The entry form (``hand_input.HandForm``): a page's post, or a stored hand's
     #: input, as the engine's hand input.
     entry_form: ClassVar[type[HandForm]] = HandForm

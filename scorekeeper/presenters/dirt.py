@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 
 class DirtPresenter(LeftInHand):
     slug = "dirt"
+    teams_label = "Play in teams (Partner Dirt)"
+    teams_help = (
+        "Teams of equal size, at least two. A team scores its members' cards added up — "
+        "except the team of whoever went out, which scores 0 for that hand. Choose each "
+        "seat's team above."
+    )
     tag_label = "Dirt"
     points_hint = "Points left in hand this hand; small: running total. Lowest total wins."
 
