@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import markdown
+import nh3
 
 from games.base import Ruleset
 from games.registry import RULESETS, get_ruleset
@@ -407,6 +408,19 @@ def render_markdown(text: str) -> str:
     the red suits in red."""
     rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
     return re.sub("([♥♦])", r'<span class="suit-red">\1</span>', rendered)
+
+
+def render_table_markdown(text: str) -> str:
+    """The table's own Markdown (a game's notes, typed by anyone) to safe HTML: whatever
+    raw HTML it holds is cleaned by ``nh3`` (no scripts, handlers, styles or
+    ``javascript:`` links; links open without the page's referrer)."""
+    rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    return nh3.clean(rendered, tags=_TABLE_TAGS, link_rel="noopener noreferrer nofollow")
+
+
+#: What the table's Markdown may make: nh3's safe tags but images (nothing loads from
+#: elsewhere).
+_TABLE_TAGS = set(nh3.ALLOWED_TAGS) - {"img"}
 
 
 _BLOCKS = ("p", "li", "tr", "h3")
