@@ -301,6 +301,8 @@ def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: s
 
 
 def _option_choices(option: Mapping[str, Any]) -> str:
+    if option.get("kind") == "text":
+        return f"your own words, up to {option['max_length']:,} characters"
     if "min" in option:
         return f"any whole number {option['min']}–{option['max']}"
     choices = list(option["choices"])
@@ -323,6 +325,13 @@ def options_table(ruleset: Ruleset) -> str:
     for name, option in options.items():
         default = option["default"]
         shown = "set by the number of players" if default is None else f"**{default}**"
+        if option.get("kind") == "text":
+            said = "required" if option.get("required") else "optional"
+            lines.append(
+                f"- **{option['label']}** (`{name}`): {said}; "
+                f"{_option_choices(option)}. {option['help']}"
+            )
+            continue
         lines.append(
             f"- **{option['label']}** (`{name}`): default {shown}; "
             f"choices {_option_choices(option)}. {option['help']}"

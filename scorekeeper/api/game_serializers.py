@@ -77,7 +77,7 @@ class GameView:
 
     @property
     def ruleset_name(self) -> str:
-        return RULESETS[self.game.ruleset].name
+        return self.game.get_ruleset_display()
 
     @property
     def hand_count(self) -> int:

@@ -118,9 +118,9 @@ class Game(models.Model):
 
     def get_ruleset_display(self) -> str:
         """The game's name, from the engine's registry (the slug for a game it no longer
-        has)."""
+        has), or the name the table gave it (``Ruleset.game_title``)."""
         rules = RULESETS.get(self.ruleset)
-        return rules.name if rules is not None else self.ruleset
+        return rules.game_title(self.options or {}) if rules is not None else self.ruleset
 
     @property
     def ruleset_obj(self) -> Ruleset:

@@ -285,7 +285,8 @@ class Presenter:
         """How a hand waiting on a phone shows on the grid before the server scores it,
         applying the pad's card table: ``points`` "left" (each player scores the cards
         left in hand, whoever went out 0), "takes" (whoever went out scores every other
-        hand's cards) or "wins" (whoever won the hand scores one win); ``totals`` whether
+        hand's cards), "wins" (whoever won the hand scores one win) or "entered" (each
+        player scores the points typed for them, ``points_<id>``); ``totals`` whether
         the running totals follow from those alone; ``reset_at`` (optional) a total that
         drops back to 0 when a hand lands on it exactly. None: the row shows what was
         entered and waits for the server's points."""
