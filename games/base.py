@@ -74,6 +74,10 @@ class Ruleset(ABC):
     #: among the games, and how many hands it has played of this game tonight (0: no
     #: game of it is in progress).
     demo_weight: ClassVar[int] = 10
+    #: Options a game cannot start without (required ones with no default), as an
+    #: example: what the documentation and a check of every game pass. Empty for a game
+    #: whose every option has a default.
+    example_options: ClassVar[Mapping[str, JSON]] = {}
     demo_tonight_hands: ClassVar[int] = 0
 
     # -- metadata ---------------------------------------------------------------------

@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="league_scope",
-            field=models.CharField(blank=True, default="", max_length=110),
+            field=models.CharField(blank=True, db_default="", default="", max_length=110),
         ),
         migrations.RunPython(count_triggers_again, migrations.RunPython.noop),
         migrations.RunPython(scope_by_slug, migrations.RunPython.noop),

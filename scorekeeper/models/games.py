@@ -59,7 +59,7 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     #: Where a league ranks the game (``Ruleset.league_scope``): its ruleset's slug, or
     #: ``<slug>/<title>`` for a game the table named. Set when the game is created.
-    league_scope = models.CharField(max_length=SCOPE_LENGTH, default="", blank=True)
+    league_scope = models.CharField(max_length=SCOPE_LENGTH, default="", db_default="", blank=True)
     #: Partner play: lists of player ids; null when everybody plays alone.
     teams = models.JSONField(null=True, blank=True)
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
