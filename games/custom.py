@@ -36,6 +36,7 @@ from games.base import (
     whole_number,
 )
 from games.errors import mention
+from games.naming import player_name
 
 #: The most (and, negated, the least) points one player may score in a hand.
 MAX_POINTS = 100_000
@@ -106,6 +107,7 @@ class Custom(Ruleset):
     #: A hand of most card games scores less; three times the table's usual also asks.
     plausible_ceiling = 1000
     demo_weight = 5
+    example_options = {"name": "Hearts"}
 
     # -- what the options say -----------------------------------------------------------
 
@@ -117,6 +119,11 @@ class Custom(Ruleset):
 
     def table_rules(self, options: Mapping[str, Any]) -> str:
         return str(options.get("notes") or "")
+
+    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+        dealer = next_hand.get("dealer")
+        who = player_name(dealer, names) if dealer is not None else "The dealer"
+        return f"{who} deals. After the hand, enter every player's points (0 for none)."
 
     def open_ended(self, config: GameConfig) -> bool:
         return config.options.get("end") == "open"
@@ -257,7 +264,6 @@ class Custom(Ruleset):
             finished=finished,
             winners=top_ranked(standings) if finished else (),
             next_hand=None if finished else next_hand_of(config, played),
-            extras={"name": self.game_title(config.options)},
             ended_by=ended_by,
         )
 
