@@ -424,7 +424,9 @@ def render_table_markdown(text: str) -> str:
     raw HTML it holds is cleaned by ``nh3`` (no scripts, handlers, styles or
     ``javascript:`` links; links open without the page's referrer)."""
     rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
-    return nh3.clean(rendered, tags=_TABLE_TAGS, link_rel="noopener noreferrer nofollow")
+    cleaned = nh3.clean(rendered, tags=_TABLE_TAGS, link_rel="noopener noreferrer nofollow")
+    # The page's own headings come first: the table's start a level below them.
+    return re.sub(r"<(/?)h[12]>", r"<\1h3>", cleaned)
 
 
 #: What the table's Markdown may make: nh3's safe tags but images (nothing loads from

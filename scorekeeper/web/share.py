@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import RULESETS, RuleError
+from games import RuleError
 from scorekeeper.models import Invite, InviteRole
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import player_names
@@ -109,7 +109,7 @@ def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
         "game": game,
         "on_loopback": on_loopback(request),
         "lan_address": lan_address(),
-        "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+        "title": f"{game.get_ruleset_display()} #{game.pk}",
         "seated": list(player_names(game).values()),
         "links": links,
         "shown": shown,
@@ -166,7 +166,7 @@ def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -
             "game": game,
             "guest": guest,
             "others": [g.name for g in others],
-            "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+            "title": f"{game.get_ruleset_display()} #{game.pk}",
         }
         return render(request, "games/guest_remove.html", context)
     guest_remove(guest=guest, user=user)
