@@ -161,6 +161,26 @@ class Presenter:
     #: its own: the class's name is the schema's component name).
     hand_serializer: ClassVar[type[serializers.Serializer]]
 
+    # -- the game's own facts in the API's answers -------------------------------------
+    # Each returns new DRF fields (the order they are made in is their order in the
+    # answer and the schema), by the name of the fact in the engine's state.
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        """The facts of a hand's outcome (``HandOutcome.extras``)."""
+        return {}
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        """The facts of the hand about to be played (``GameState.next_hand``)."""
+        return {}
+
+    def standing_facts(self) -> dict[str, serializers.Field]:
+        """The facts of a standings row (``StandingRow.extras``)."""
+        return {}
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        """The facts of the game (``GameState.extras``)."""
+        return {}
+
     @property
     def shares_table_tools(self) -> bool:
         """Whether the game's table kit (:attr:`games.base.Ruleset.table_kit`) holds any
