@@ -380,6 +380,12 @@ HAND_EXAMPLES = [
         value={"winner": 1, "suit": "H", "surplus": ["JD", "9C"], "bower_holder": None},
     ),
     OpenApiExample("screw-your-neighbour", request_only=True, value={"winner": 3}),
+    # The examples the games' presenters give of their own.
+    *(
+        OpenApiExample(title, request_only=True, value=value)
+        for slug in RULESETS
+        for title, value in presenter_for(slug).hand_examples().items()
+    ),
 ]
 
 ERRORS = {

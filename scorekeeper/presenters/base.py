@@ -165,6 +165,10 @@ class Presenter:
     # Each returns new DRF fields (the order they are made in is their order in the
     # answer and the schema), by the name of the fact in the engine's state.
 
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        """Examples of the game's hand body for the API's documentation, by title."""
+        return {}
+
     def hand_facts(self) -> dict[str, serializers.Field]:
         """The facts of a hand's outcome (``HandOutcome.extras``)."""
         return {}

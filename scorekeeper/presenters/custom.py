@@ -66,6 +66,17 @@ class CustomPresenter(Presenter):
     hand_serializer = CustomHandSerializer
     points_hint = "Points scored this hand; small: running total."
 
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            "custom": {
+                "scores": [
+                    {"player": 1, "points": 13},
+                    {"player": 2, "points": -5},
+                    {"player": 3, "points": 0},
+                ]
+            }
+        }
+
     def goal(self, options: Mapping[str, Any]) -> str:
         wins = "lowest" if options.get("winner") == "low" else "highest"
         return f"{wins} total wins; ends {_end_words(options)}"
