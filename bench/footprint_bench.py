@@ -193,7 +193,9 @@ def game_night(tour: Tour, owner: Any, seats: list[int], hands: int) -> list[int
     for ruleset in itertools.cycle(sorted(RULESETS)):
         if sent >= hands:
             break
-        options = {"target_wins": 0} if ruleset == "screw-your-neighbour" else None
+        options = dict(RULESETS[ruleset].example_options)
+        if ruleset == "screw-your-neighbour":
+            options["target_wins"] = 0
         game = game_create(owner=owner, ruleset=ruleset, players=seats, options=options)
         made.append(game.pk)
         inputs, _ = play_out(rng, game_config(game), skill, max_hands=min(60, hands - sent))

@@ -74,6 +74,10 @@ class Ruleset(ABC):
     #: among the games, and how many hands it has played of this game tonight (0: no
     #: game of it is in progress).
     demo_weight: ClassVar[int] = 10
+    #: Options a game cannot start without (required ones with no default), as an
+    #: example: what the documentation and a check of every game pass. Empty for a game
+    #: whose every option has a default.
+    example_options: ClassVar[Mapping[str, JSON]] = {}
     demo_tonight_hands: ClassVar[int] = 0
 
     # -- metadata ---------------------------------------------------------------------
@@ -153,6 +157,23 @@ class Ruleset(ABC):
         defaults unless a game says otherwise."""
         return {}
 
+    def game_title(self, options: Mapping[str, JSON]) -> str:
+        """What the table calls a game of these options: the game's name, unless the
+        game takes its name from the table (a league keeps each title's standings and
+        ratings apart: :meth:`league_scope`)."""
+        return self.name
+
+    def league_scope(self, options: Mapping[str, JSON]) -> str:
+        """The key under which a league ranks a game of these options: the game's slug,
+        or ``<slug>/<title>`` when the table named the game (:meth:`game_title`)."""
+        title = self.game_title(options)
+        return self.slug if title == self.name else f"{self.slug}/{title}"
+
+    def table_rules(self, options: Mapping[str, JSON]) -> str:
+        """The table's own rules for a game of these options, as Markdown (shown safely
+        as the game's rules page, before the game's own text); "" when it has none."""
+        return ""
+
     def open_ended(self, config: GameConfig) -> bool:
         """Whether a game of this configuration never ends by its rules: the table closes
         it by hand."""
@@ -204,6 +225,9 @@ class Ruleset(ABC):
                         "options",
                     )
                 effective[name] = known[name].clean(value)
+        for option in self.options:
+            if option.required and effective.get(option.name) in (None, ""):
+                raise RuleError(f"{option.name}: is required", "options")
         config_teams = self._check_teams(seats, teams)
         if first_dealer is not None and (
             isinstance(first_dealer, bool) or first_dealer not in seats

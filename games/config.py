@@ -29,7 +29,9 @@ class Variant:
 @dataclass(frozen=True)
 class Option:
     """A house-rule option. ``choices`` lists the accepted values; an integer option with
-    a wide range lists suggested values and bounds the rest with ``minimum``/``maximum``."""
+    a wide range lists suggested values and bounds the rest with ``minimum``/``maximum``;
+    a text option (``max_length`` set, no choices) takes the table's own words, one line
+    or (``multiline``) several, and must be given when ``required``."""
 
     name: str
     label: str
@@ -38,6 +40,16 @@ class Option:
     help: str
     minimum: int | None = None
     maximum: int | None = None
+    max_length: int | None = None
+    multiline: bool = False
+    required: bool = False
+
+    @property
+    def kind(self) -> str:
+        """ "text", "number" (a whole number between bounds) or "choice"."""
+        if self.max_length is not None:
+            return "text"
+        return "number" if self.minimum is not None else "choice"
 
     def as_dict(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
@@ -49,9 +61,16 @@ class Option:
         if self.minimum is not None:
             data["min"] = self.minimum
             data["max"] = self.maximum
+        if self.max_length is not None:
+            data["kind"] = "text"
+            data["max_length"] = self.max_length
+            data["multiline"] = self.multiline
+            data["required"] = self.required
         return data
 
     def clean(self, value: object) -> int | str:
+        if self.max_length is not None:
+            return self.clean_text(value)
         if self.minimum is not None:
             number = whole_number(value)
             if number is None:
@@ -71,6 +90,30 @@ class Option:
                 return choice
         allowed = ", ".join(str(c) for c in self.choices)
         raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
+
+    def clean_text(self, value: object) -> str:
+        """The table's words, stripped (line ends as "\\n"): text of at most
+        ``max_length`` characters, one line unless ``multiline``, no control characters."""
+        assert self.max_length is not None
+        if value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise RuleError(f"{self.name}: must be text", "options")
+        text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
+        if not self.multiline:
+            text = " ".join(text.split())
+        if any((ord(c) < 32 and c not in "\n\t") or ord(c) == 127 for c in text):
+            raise RuleError(f"{self.name}: must not hold control characters", "options")
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+            raise RuleError(f"{self.name}: must be text (a lone surrogate)", "options")
+        if self.required and not text:
+            raise RuleError(f"{self.name}: is required", "options")
+        if len(text) > self.max_length:
+            raise RuleError(
+                f"{self.name}: must be at most {self.max_length:,} characters (got {len(text):,})",
+                "options",
+            )
+        return text
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import RuleError, Ruleset
+from games.custom import Custom
 from games.damn_you import DamnYou
 from games.dirt import Dirt
 from games.dirty_deals import DirtyDeals
@@ -10,7 +11,7 @@ from games.dirty_uno import DirtyUno
 from games.screw_your_neighbour import ScrewYourNeighbour
 
 RULESETS: dict[str, Ruleset] = {
-    r.slug: r for r in (Dirt(), ScrewYourNeighbour(), DamnYou(), DirtyUno(), DirtyDeals())
+    r.slug: r for r in (Dirt(), ScrewYourNeighbour(), DamnYou(), DirtyUno(), DirtyDeals(), Custom())
 }
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import markdown
+import nh3
 
 from games.base import Ruleset
 from games.registry import RULESETS, get_ruleset
@@ -300,6 +301,8 @@ def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: s
 
 
 def _option_choices(option: Mapping[str, Any]) -> str:
+    if option.get("kind") == "text":
+        return f"your own words, up to {option['max_length']:,} characters"
     if "min" in option:
         return f"any whole number {option['min']}–{option['max']}"
     choices = list(option["choices"])
@@ -322,6 +325,13 @@ def options_table(ruleset: Ruleset) -> str:
     for name, option in options.items():
         default = option["default"]
         shown = "set by the number of players" if default is None else f"**{default}**"
+        if option.get("kind") == "text":
+            said = "required" if option.get("required") else "optional"
+            lines.append(
+                f"- **{option['label']}** (`{name}`): {said}; "
+                f"{_option_choices(option)}. {option['help']}"
+            )
+            continue
         lines.append(
             f"- **{option['label']}** (`{name}`): default {shown}; "
             f"choices {_option_choices(option)}. {option['help']}"
@@ -407,6 +417,21 @@ def render_markdown(text: str) -> str:
     the red suits in red."""
     rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
     return re.sub("([♥♦])", r'<span class="suit-red">\1</span>', rendered)
+
+
+def render_table_markdown(text: str) -> str:
+    """The table's own Markdown (a game's notes, typed by anyone) to safe HTML: whatever
+    raw HTML it holds is cleaned by ``nh3`` (no scripts, handlers, styles or
+    ``javascript:`` links; links open without the page's referrer)."""
+    rendered = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    cleaned = nh3.clean(rendered, tags=_TABLE_TAGS, link_rel="noopener noreferrer nofollow")
+    # The page's own headings come first: the table's start a level below them.
+    return re.sub(r"<(/?)h[12]>", r"<\1h3>", cleaned)
+
+
+#: What the table's Markdown may make: nh3's safe tags but images (nothing loads from
+#: elsewhere).
+_TABLE_TAGS = set(nh3.ALLOWED_TAGS) - {"img"}
 
 
 _BLOCKS = ("p", "li", "tr", "h3")

@@ -51,7 +51,8 @@ def slip_of_the_pen(rng: random.Random, hand: Mapping[str, Any]) -> dict[str, An
     """The same hand with one plausible typing mistake (a card missed, a pass miscounted,
     a surplus card forgotten), or None when there is nothing to get wrong."""
     wrong = {k: (list(v) if isinstance(v, list) else v) for k, v in hand.items()}
-    results = wrong.get("results")
+    key = "results" if "results" in wrong else "scores"
+    results = wrong.get(key)
     if isinstance(results, list) and results:
         index = rng.randrange(len(results))
         entry = dict(results[index])
@@ -64,6 +65,7 @@ def slip_of_the_pen(rng: random.Random, hand: Mapping[str, Any]) -> dict[str, An
         else:
             return None
         results[index] = entry
+        wrong[key] = results
         return wrong
     if isinstance(wrong.get("surplus"), list) and wrong["surplus"]:
         wrong["surplus"] = wrong["surplus"][:-1]

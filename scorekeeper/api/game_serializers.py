@@ -21,9 +21,10 @@ from rest_framework import serializers
 
 from games import RULESETS, GameState, HandOutcome
 from games.errors import JSON
-from scorekeeper.api.fields import OutputSerializer, left_out
+from scorekeeper.api.fields import OutputSerializer
 from scorekeeper.models import Game, GameStatus, HandRevision, Seat
 from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters.answers import shape
 from scorekeeper.selectors.games import StoredHand
 from scorekeeper.validation import IDEMPOTENCY_KEY_MAX
 
@@ -77,7 +78,7 @@ class GameView:
 
     @property
     def ruleset_name(self) -> str:
-        return RULESETS[self.game.ruleset].name
+        return self.game.get_ruleset_display()
 
     @property
     def hand_count(self) -> int:
@@ -114,19 +115,28 @@ class SeatSerializer(OutputSerializer):
     team = INT(allow_null=True, help_text="Team index in partner play.")
 
 
-def shape(name: str, **fields: serializers.Field) -> type[OutputSerializer]:
-    """A small answer's serializer (its schema component is ``name``)."""
-    return type(f"{name}Serializer", (OutputSerializer,), fields)
-
-
 PlayerPointsSerializer = shape("PlayerPoints", player=INT(), points=INT())
 PlayerScoreSerializer = shape("PlayerScore", player=INT(), score=INT())
 TeamPointsSerializer = shape("TeamPoints", team=INT(), points=INT())
-ChipsSerializer = shape("Chips", player=INT(), paid=INT(), received=INT())
-AntePaidSerializer = shape("AntePaid", player=INT(), paid=INT())
-AnteDueSerializer = shape("AnteDue", player=INT(), amount=INT())
-DealtSerializer = shape("Dealt", player=INT(), cards=INT(help_text="Cards dealt to the player."))
-PlayerRubbersSerializer = shape("PlayerRubbers", player=INT(), rubbers=INT())
+
+
+def game_facts(kind: str) -> dict[str, serializers.Field]:
+    """Every game's own facts of one ``kind`` ("hand", "next_hand", "standing", "game"),
+    as its presenter declares them (``Presenter.hand_facts`` and the like), in the
+    registry's order; a fact two games share is declared by the first."""
+    found: dict[str, serializers.Field] = {}
+    for slug in RULESETS:
+        for name, field in getattr(presenter_for(slug), f"{kind}_facts")().items():
+            found.setdefault(name, field)
+    return found
+
+
+def answer(
+    called: str, base: type[OutputSerializer], doc: str | None, /, **attrs: Any
+) -> type[OutputSerializer]:
+    """An answer's serializer made of ``attrs`` in their order (the order their fields
+    were made in: a game's facts between the fields around them)."""
+    return type(called, (base,), {"__doc__": doc, "__module__": __name__, **attrs})
 
 
 class PlayerValuesField(serializers.ListField):
@@ -150,58 +160,40 @@ class TeamPointsField(serializers.ListField):
         return [{"team": team, "points": points} for team, points in enumerate(data)]
 
 
-class HandSerializer(OutputSerializer):
-    """A hand. The fields that are not required are a game's own facts: a hand has them
-    when its game does."""
+def _hand_facts(self: Any, instance: Any) -> set[str]:
+    hands = instance if isinstance(instance, Sequence) else [instance]
+    facts = {key for hand in hands for key in hand.outcome.extras}
+    if any(hand.outcome.team_points is not None for hand in hands):
+        facts.add("team_points")  # (null outside partner play: left out)
+    return facts
 
-    number = INT()
-    dealer = INT(help_text="Player id of the dealer.")
-    winner = INT(
+
+HandSerializer = answer(
+    "HandSerializer",
+    OutputSerializer,
+    """A hand. The fields that are not required are a game's own facts: a hand has them
+    when its game does.""",
+    number=INT(),
+    dealer=INT(help_text="Player id of the dealer."),
+    winner=INT(
         allow_null=True,
         help_text="Who went out (claimed, in dirty-deals); null only when a damn-you "
         "game ended in mid-hand.",
-    )
-    points = PlayerValuesField(
+    ),
+    points=PlayerValuesField(
         "points",
         child=PlayerPointsSerializer(),
         help_text="What the hand changed in each player's score.",
-    )
-    totals = PlayerValuesField(
+    ),
+    totals=PlayerValuesField(
         "score", child=PlayerScoreSerializer(), help_text="Each player's score after the hand."
-    )
-    team_points = TeamPointsField(required=False, help_text="Partner play: each team's hand score.")
-    dirt_rank = serializers.CharField(required=False, help_text="dirt: this hand's dirt rank.")
-    chips = ChipsSerializer(many=True, required=False, help_text="damn-you: chip movements.")
-    ante = AntePaidSerializer(many=True, required=False, help_text="damn-you: the ante paid.")
-    short = serializers.ListField(
-        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
-    )
-    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards dealt.")
-    pot = INT(required=False, help_text="damn-you: chips left in the pot.")
-    early_end = serializers.BooleanField(
-        required=False, help_text="damn-you: the game ended in this hand (one holds every chip)."
-    )
-    resets = serializers.ListField(
-        child=INT(),
-        required=False,
-        help_text="dirty-uno: players whose score hit exactly 500 and went back to 0.",
-    )
-    rubber = INT(required=False, help_text="dirty-deals: rubber number.")
-    rubber_won_by = INT(
-        required=False, allow_null=True, help_text="dirty-deals: who won the rubber with this hand."
-    )
-    suit = serializers.CharField(required=False, help_text="dirty-deals: the trump suit.")
-    bower = serializers.CharField(required=False, help_text="dirty-deals: the bower.")
-    claim_points = INT(required=False, help_text="dirty-deals: what the claim scored.")
-    input = serializers.DictField(help_text="The hand as stored (normalised input).")
-    revision = INT(help_text="1, plus one for each correction.")
-
-    def facts(self, instance: Any) -> set[str]:
-        hands = instance if isinstance(instance, Sequence) else [instance]
-        facts = {key for hand in hands for key in hand.outcome.extras}
-        if any(hand.outcome.team_points is not None for hand in hands):
-            facts.add("team_points")  # (null outside partner play: left out)
-        return facts
+    ),
+    team_points=TeamPointsField(required=False, help_text="Partner play: each team's hand score."),
+    **game_facts("hand"),
+    input=serializers.DictField(help_text="The hand as stored (normalised input)."),
+    revision=INT(help_text="1, plus one for each correction."),
+    facts=_hand_facts,
+)
 
 
 #: The fields of a hand's answer that its stored outcome holds, in the answer's order.
@@ -249,120 +241,101 @@ class HandRevisionSerializer(OutputSerializer):
     at = serializers.DateTimeField(source="created_at", default_timezone=UTC)
 
 
-class HandDetailSerializer(HandSerializer):
-    history = HandRevisionSerializer(
+HandDetailSerializer = answer(
+    "HandDetailSerializer",
+    HandSerializer,
+    None,
+    history=HandRevisionSerializer(
         many=True, help_text="Every input this hand number has had, oldest first."
-    )
+    ),
+)
 
 
-class StandingSerializer(OutputSerializer):
-    player = INT(required=False, help_text="Set unless partner play.")
-    team = INT(required=False, help_text="Partner play: team index.")
-    players = serializers.ListField(child=INT(), required=False)
-    score = INT(
+StandingSerializer = answer(
+    "StandingSerializer",
+    OutputSerializer,
+    None,
+    player=INT(required=False, help_text="Set unless partner play."),
+    team=INT(required=False, help_text="Partner play: team index."),
+    players=serializers.ListField(child=INT(), required=False),
+    score=INT(
         help_text="dirt: total points; screw-your-neighbour: hand wins; damn-you: chips "
         "held; dirty-uno: score; dirty-deals: points in the current rubber."
-    )
-    rank = INT(help_text="Equal scores share a rank.")
-    rubbers = INT(required=False, help_text="dirty-deals: rubbers won.")
-    name = serializers.CharField(required=False)
-    names = serializers.ListField(child=serializers.CharField(), required=False)
+    ),
+    rank=INT(help_text="Equal scores share a rank."),
+    **game_facts("standing"),
+    name=serializers.CharField(required=False),
+    names=serializers.ListField(child=serializers.CharField(), required=False),
+)
 
 
-class NextHandSerializer(OutputSerializer):
-    number = INT()
-    dealer = INT()
-    dirt_rank = serializers.CharField(required=False, help_text="dirt")
-    hands_left = INT(required=False, help_text="dirt")
-    short = serializers.ListField(
-        child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
-    )
-    deal = DealtSerializer(many=True, required=False, help_text="damn-you: cards to deal.")
-    ante = AnteDueSerializer(many=True, required=False, help_text="damn-you: the ante due.")
-    opens = serializers.CharField(required=False, help_text="damn-you: who opens.")
-    reminder = serializers.CharField(required=False, help_text="dirty-uno")
-    rubber = INT(required=False, help_text="dirty-deals")
-    bowers = serializers.DictField(
-        child=serializers.CharField(), required=False, help_text="dirty-deals: suit -> bower."
-    )
+NextHandSerializer = answer(
+    "NextHandSerializer",
+    OutputSerializer,
+    None,
+    number=INT(),
+    dealer=INT(),
+    **game_facts("next_hand"),
+)
 
 
-class GameSummarySerializer(OutputSerializer):
-    """A game without its hands. The fields that are not required are a game's own facts."""
+def _game_facts_of(self: Any, instance: Any) -> set[str]:
+    games = instance if isinstance(instance, Sequence) else [instance]
+    return {key for game in games for key in game.state.extras}
 
-    id = INT(source="game.pk")
-    ruleset = serializers.ChoiceField(choices=RULESET_SLUGS, source="game.ruleset")
-    ruleset_name = serializers.CharField()
-    variant = serializers.CharField(source="state.config.variant", allow_null=True)
-    options = serializers.DictField(
+
+GameSummarySerializer = answer(
+    "GameSummarySerializer",
+    OutputSerializer,
+    """A game without its hands. The fields that are not required are a game's own facts.""",
+    id=INT(source="game.pk"),
+    ruleset=serializers.ChoiceField(choices=RULESET_SLUGS, source="game.ruleset"),
+    ruleset_name=serializers.CharField(),
+    variant=serializers.CharField(source="state.config.variant", allow_null=True),
+    options=serializers.DictField(
         source="state.config.options", help_text="The effective options, defaults filled in."
-    )
-    players = SeatSerializer(many=True, source="seats", help_text="In seating order, clockwise.")
-    teams = serializers.ListField(
+    ),
+    players=SeatSerializer(many=True, source="seats", help_text="In seating order, clockwise."),
+    teams=serializers.ListField(
         child=serializers.ListField(child=INT()), source="state.config.teams", allow_null=True
-    )
-    first_dealer = INT(source="state.config.first_dealer")
-    status = serializers.ChoiceField(choices=GameStatus.values, source="state.status")
-    ended_by = serializers.CharField(
+    ),
+    first_dealer=INT(source="state.config.first_dealer"),
+    status=serializers.ChoiceField(choices=GameStatus.values, source="state.status"),
+    ended_by=serializers.CharField(
         source="state.ended_by",
         help_text='"" while in progress; else how it ended '
         "(hands, target, score, match, early, closed).",
-    )
-    closed = serializers.BooleanField(source="game.closed", help_text="Ended by hand.")
-    standings = StandingSerializer(many=True, help_text="Best first.")
-    winners = serializers.ListField(
+    ),
+    closed=serializers.BooleanField(source="game.closed", help_text="Ended by hand."),
+    standings=StandingSerializer(many=True, help_text="Best first."),
+    winners=serializers.ListField(
         child=INT(), source="state.winners", help_text="Player ids; empty until finished."
-    )
-    next_hand = NextHandSerializer(
+    ),
+    next_hand=NextHandSerializer(
         source="state.next_hand", allow_null=True, help_text="null once finished."
-    )
-    hand_count = INT()
-    league = INT(source="game.league_id", allow_null=True)
-    night = INT(source="game.night_id", allow_null=True, help_text="The game night it is part of.")
-    owner = INT(source="game.owner_id", help_text="Id of the account that created the game.")
-    created_at = serializers.DateTimeField(source="game.created_at", default_timezone=UTC)
-    finished_at = serializers.DateTimeField(
+    ),
+    hand_count=INT(),
+    league=INT(source="game.league_id", allow_null=True),
+    night=INT(source="game.night_id", allow_null=True, help_text="The game night it is part of."),
+    owner=INT(source="game.owner_id", help_text="Id of the account that created the game."),
+    created_at=serializers.DateTimeField(source="game.created_at", default_timezone=UTC),
+    finished_at=serializers.DateTimeField(
         source="game.finished_at", allow_null=True, default_timezone=UTC
-    )
-    version = INT(source="game.version", help_text="Goes up with every change.")
-    dirt_ranks = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="dirt: every hand's dirt rank."
-    )
-    decks = INT(required=False, help_text="dirt: decks in play.")
-    target_wins = INT(required=False, help_text="screw-your-neighbour: wins to win (0: no end).")
-    pot = INT(required=False, help_text="damn-you: chips in the pot.")
-    starting_chips = INT(required=False, help_text="damn-you")
-    hands_total = INT(
-        required=False,
-        allow_null=True,
-        help_text="damn-you: hands the game lasts (its game_length option); null when it "
-        "goes on until one player holds all the chips.",
-    )
-    closing_ante = AntePaidSerializer(
-        many=True,
-        allow_null=True,
-        default=left_out,
-        help_text="damn-you: the ante that ended the game, if one did.",
-    )
-    scoring = serializers.CharField(required=False, help_text="dirty-uno: standard or penalty.")
-    wins_with = serializers.CharField(required=False, help_text="dirty-uno: high or low.")
-    target = INT(required=False, help_text="dirty-uno: the score to pass.")
-    rubber = INT(required=False, help_text="dirty-deals: number of the current rubber.")
-    rubbers = PlayerRubbersSerializer(
-        many=True, required=False, help_text="dirty-deals: rubbers won by each player."
-    )
-
-    def facts(self, instance: Any) -> set[str]:
-        games = instance if isinstance(instance, Sequence) else [instance]
-        return {key for game in games for key in game.state.extras}
+    ),
+    version=INT(source="game.version", help_text="Goes up with every change."),
+    **game_facts("game"),
+    facts=_game_facts_of,
+)
 
 
-class GameSerializer(GameSummarySerializer):
+GameSerializer = answer(
+    "GameSerializer",
+    GameSummarySerializer,
     """A game's score sheet: the game and every hand. The fields that are not required
-    are a game's own facts."""
-
-    hands = HandsField()
-    can_change = serializers.BooleanField(help_text="Whether you may change this game.")
+    are a game's own facts.""",
+    hands=HandsField(),
+    can_change=serializers.BooleanField(help_text="Whether you may change this game."),
+)
 
 
 # -- input serializers -----------------------------------------------------------------
@@ -407,6 +380,12 @@ HAND_EXAMPLES = [
         value={"winner": 1, "suit": "H", "surplus": ["JD", "9C"], "bower_holder": None},
     ),
     OpenApiExample("screw-your-neighbour", request_only=True, value={"winner": 3}),
+    # The examples the games' presenters give of their own.
+    *(
+        OpenApiExample(title, request_only=True, value=value)
+        for slug in RULESETS
+        for title, value in presenter_for(slug).hand_examples().items()
+    ),
 ]
 
 ERRORS = {

@@ -65,8 +65,9 @@ SEASON_PARAM = OpenApiParameter(
     "as kept when it closed), or `all`; leave out for every game.",
 )  # fmt: skip
 RULESET_PARAM = OpenApiParameter(
-    "ruleset", OpenApiTypes.STR, enum=list(RULESETS),
-    description="One game's slug; leave out for all games.",
+    "ruleset", OpenApiTypes.STR,
+    description="One game's slug (" + ", ".join(RULESETS) + "), or `<slug>/<name>` for a "
+    "game the table named (its own standings and ratings); leave out for all games.",
 )  # fmt: skip
 
 
@@ -158,7 +159,7 @@ class LeagueSeatOutputSerializer(serializers.Serializer):
 class LeagueGameOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="game.pk")
     ruleset = serializers.CharField(source="game.ruleset")
-    ruleset_name = serializers.CharField(source="game.ruleset_obj.name")
+    ruleset_name = serializers.CharField(source="game.get_ruleset_display")
     variant = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(choices=["in_progress", "finished"], source="game.status")
     players = LeagueSeatOutputSerializer(many=True)

@@ -49,6 +49,12 @@ OptionSerializer = inline_serializer(
         "help": serializers.CharField(),
         "min": serializers.IntegerField(required=False),
         "max": serializers.IntegerField(required=False),
+        "kind": serializers.ChoiceField(
+            choices=["text"], required=False, help_text="Present for a text option."
+        ),
+        "max_length": serializers.IntegerField(required=False, help_text="Most characters."),
+        "multiline": serializers.BooleanField(required=False, help_text="Lines (Markdown)."),
+        "required": serializers.BooleanField(required=False, help_text="Must be given."),
     },
 )
 

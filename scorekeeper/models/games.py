@@ -12,6 +12,9 @@ from games import RULESETS, RuleError, Ruleset, get_ruleset
 from scorekeeper.models.leagues import League
 from scorekeeper.models.players import Player
 
+#: The longest statistics scope: a slug, "/" and a game's title (``Ruleset.league_scope``).
+SCOPE_LENGTH = 110
+
 
 def validate_ruleset(value: str) -> None:
     """A game's ``ruleset`` must be a game of the engine's registry (``games.RULESETS``),
@@ -54,6 +57,9 @@ class Game(models.Model):
     variant = models.CharField(max_length=40, blank=True, default="")
     #: The effective house-rule options, defaults filled in at creation.
     options = models.JSONField(default=dict, blank=True)
+    #: Where a league ranks the game (``Ruleset.league_scope``): its ruleset's slug, or
+    #: ``<slug>/<title>`` for a game the table named. Set when the game is created.
+    league_scope = models.CharField(max_length=SCOPE_LENGTH, default="", db_default="", blank=True)
     #: Partner play: lists of player ids; null when everybody plays alone.
     teams = models.JSONField(null=True, blank=True)
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -116,11 +122,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_ruleset_display()} #{self.pk}"
 
+    @property
+    def scope(self) -> str:
+        """Where a league ranks the game (``league_scope``; its slug when a row was made
+        without one)."""
+        return self.league_scope or self.ruleset
+
     def get_ruleset_display(self) -> str:
         """The game's name, from the engine's registry (the slug for a game it no longer
-        has)."""
+        has), or the name the table gave it (``Ruleset.game_title``)."""
         rules = RULESETS.get(self.ruleset)
-        return rules.name if rules is not None else self.ruleset
+        return rules.game_title(self.options or {}) if rules is not None else self.ruleset
 
     @property
     def ruleset_obj(self) -> Ruleset:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
-from scorekeeper.models.games import Game
+from scorekeeper.models.games import SCOPE_LENGTH, Game
 from scorekeeper.models.leagues import League
 from scorekeeper.models.players import Player
 
@@ -15,7 +15,8 @@ from scorekeeper.models.players import Player
 # the games (inside the same transaction as every hand write) and
 # ``manage.py rebuild_derived`` recreates them from the stored hands.
 
-#: ``ruleset`` of the statistics over all of a league's games, whatever was played.
+#: ``ruleset`` of the statistics over all of a league's games, whatever was played. The
+#: other scopes are a game's ``league_scope``: its slug, or ``<slug>/<title>``.
 ALL_GAMES = ""
 
 
@@ -29,7 +30,7 @@ class PlayerStanding(models.Model):
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, related_name="standings", db_index=False
     )
-    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    ruleset = models.CharField(max_length=SCOPE_LENGTH, blank=True, default=ALL_GAMES)
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="standings", db_index=False
     )
@@ -71,7 +72,7 @@ class RatingPoint(models.Model):
     start); the ratings replay then removes the point."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+", db_index=False)
-    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    ruleset = models.CharField(max_length=SCOPE_LENGTH, blank=True, default=ALL_GAMES)
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="rating_points", db_index=False
     )
@@ -126,7 +127,7 @@ class RatingBacklog(models.Model):
     updating. ``since_game_id`` is 0 for a mark left by a deleted game."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=40, blank=True, default=ALL_GAMES)
+    ruleset = models.CharField(max_length=SCOPE_LENGTH, blank=True, default=ALL_GAMES)
     since_created_at = models.DateTimeField()
     since_game_id = models.BigIntegerField()
     queued_at = models.DateTimeField(default=timezone.now)

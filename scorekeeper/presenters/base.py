@@ -148,12 +148,42 @@ class Presenter:
     chart_title: ClassVar[str] = "Running totals after each hand"
     #: The scoreboard's unit of a score.
     unit: ClassVar[str] = "pts"
+    #: The new-game form's words for playing in teams (a game that ``supports_teams``).
+    teams_label: ClassVar[str] = "Play in teams"
+    teams_help: ClassVar[str] = (
+        "Teams of equal size, at least two. A team scores its members' points added up. "
+        "Choose each seat's team above."
+    )
     #: The entry form (``hand_input.HandForm``): a page's post, or a stored hand's
     #: input, as the engine's hand input.
     entry_form: ClassVar[type[HandForm]] = HandForm
     #: The API's hand body of the game, as its schema documents it (every game names
     #: its own: the class's name is the schema's component name).
     hand_serializer: ClassVar[type[serializers.Serializer]]
+
+    # -- the game's own facts in the API's answers -------------------------------------
+    # Each returns new DRF fields (the order they are made in is their order in the
+    # answer and the schema), by the name of the fact in the engine's state.
+
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        """Examples of the game's hand body for the API's documentation, by title."""
+        return {}
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        """The facts of a hand's outcome (``HandOutcome.extras``)."""
+        return {}
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        """The facts of the hand about to be played (``GameState.next_hand``)."""
+        return {}
+
+    def standing_facts(self) -> dict[str, serializers.Field]:
+        """The facts of a standings row (``StandingRow.extras``)."""
+        return {}
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        """The facts of the game (``GameState.extras``)."""
+        return {}
 
     @property
     def shares_table_tools(self) -> bool:
@@ -279,7 +309,8 @@ class Presenter:
         """How a hand waiting on a phone shows on the grid before the server scores it,
         applying the pad's card table: ``points`` "left" (each player scores the cards
         left in hand, whoever went out 0), "takes" (whoever went out scores every other
-        hand's cards) or "wins" (whoever won the hand scores one win); ``totals`` whether
+        hand's cards), "wins" (whoever won the hand scores one win) or "entered" (each
+        player scores the points typed for them, ``points_<id>``); ``totals`` whether
         the running totals follow from those alone; ``reset_at`` (optional) a total that
         drops back to 0 when a hand lands on it exactly. None: the row shows what was
         entered and waits for the server's points."""

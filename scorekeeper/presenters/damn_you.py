@@ -11,6 +11,7 @@ from games import GameState, HandOutcome, Ruleset
 from games.damn_you import last_chip_needed
 from games.inputs import whole_number
 from games.state import StandingRow
+from scorekeeper.presenters.answers import INT, left_out, shape
 from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
 from scorekeeper.presenters.hand_input import HandForm, Typed
 
@@ -74,8 +75,66 @@ class DamnYouHandSerializer(serializers.Serializer):
     )
 
 
+ChipsSerializer = shape("Chips", player=INT(), paid=INT(), received=INT())
+AntePaidSerializer = shape("AntePaid", player=INT(), paid=INT())
+AnteDueSerializer = shape("AnteDue", player=INT(), amount=INT())
+DealtSerializer = shape("Dealt", player=INT(), cards=INT(help_text="Cards dealt to the player."))
+
+
 class DamnYouPresenter(Presenter):
     slug = "damn-you"
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "chips": ChipsSerializer(
+                many=True, required=False, help_text="damn-you: chip movements."
+            ),
+            "ante": AntePaidSerializer(
+                many=True, required=False, help_text="damn-you: the ante paid."
+            ),
+            "short": serializers.ListField(
+                child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
+            ),
+            "deal": DealtSerializer(many=True, required=False, help_text="damn-you: cards dealt."),
+            "pot": INT(required=False, help_text="damn-you: chips left in the pot."),
+            "early_end": serializers.BooleanField(
+                required=False,
+                help_text="damn-you: the game ended in this hand (one holds every chip).",
+            ),
+        }
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "short": serializers.ListField(
+                child=INT(), required=False, help_text="damn-you: players dealt one card fewer."
+            ),
+            "deal": DealtSerializer(
+                many=True, required=False, help_text="damn-you: cards to deal."
+            ),
+            "ante": AnteDueSerializer(
+                many=True, required=False, help_text="damn-you: the ante due."
+            ),
+            "opens": serializers.CharField(required=False, help_text="damn-you: who opens."),
+        }
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "pot": INT(required=False, help_text="damn-you: chips in the pot."),
+            "starting_chips": INT(required=False, help_text="damn-you"),
+            "hands_total": INT(
+                required=False,
+                allow_null=True,
+                help_text="damn-you: hands the game lasts (its game_length option); null when "
+                "it goes on until one player holds all the chips.",
+            ),
+            "closing_ante": AntePaidSerializer(
+                many=True,
+                allow_null=True,
+                default=left_out,
+                help_text="damn-you: the ante that ended the game, if one did.",
+            ),
+        }
+
     entry_template = "games/_entry_damn_you.html"
     per_player_entry = True
     entry_form = DamnYouForm

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rest_framework import serializers
+
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.cards import RANKS, SUIT_SYMBOLS, SUITS, french_deck, parse_french
 from games.dirt import DIRT_POINTS, card_points
+from scorekeeper.presenters.answers import INT
 from scorekeeper.presenters.base import (
     RED_SUITS,
     Callout,
@@ -25,6 +28,36 @@ if TYPE_CHECKING:
 
 class DirtPresenter(LeftInHand):
     slug = "dirt"
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "dirt_rank": serializers.CharField(
+                required=False, help_text="dirt: this hand's dirt rank."
+            )
+        }
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "dirt_rank": serializers.CharField(required=False, help_text="dirt"),
+            "hands_left": INT(required=False, help_text="dirt"),
+        }
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "dirt_ranks": serializers.ListField(
+                child=serializers.CharField(),
+                required=False,
+                help_text="dirt: every hand's dirt rank.",
+            ),
+            "decks": INT(required=False, help_text="dirt: decks in play."),
+        }
+
+    teams_label = "Play in teams (Partner Dirt)"
+    teams_help = (
+        "Teams of equal size, at least two. A team scores its members' cards added up — "
+        "except the team of whoever went out, which scores 0 for that hand. Choose each "
+        "seat's team above."
+    )
     tag_label = "Dirt"
     points_hint = "Points left in hand this hand; small: running total. Lowest total wins."
 

@@ -11,6 +11,7 @@ from games import GameState, HandOutcome, Ruleset
 from games.cards import SUIT_SYMBOLS, SUITS
 from games.dirty_deals import BOWER, RANKS_IN_PLAY, RUBBER_TARGET, RUBBERS_TO_WIN
 from games.state import StandingRow
+from scorekeeper.presenters.answers import INT, shape
 from scorekeeper.presenters.base import (
     RED_SUITS,
     Fact,
@@ -71,8 +72,46 @@ class DirtyDealsHandSerializer(serializers.Serializer):
     )
 
 
+PlayerRubbersSerializer = shape("PlayerRubbers", player=INT(), rubbers=INT())
+
+
 class DirtyDealsPresenter(Presenter):
     slug = "dirty-deals"
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "rubber": INT(required=False, help_text="dirty-deals: rubber number."),
+            "rubber_won_by": INT(
+                required=False,
+                allow_null=True,
+                help_text="dirty-deals: who won the rubber with this hand.",
+            ),
+            "suit": serializers.CharField(required=False, help_text="dirty-deals: the trump suit."),
+            "bower": serializers.CharField(required=False, help_text="dirty-deals: the bower."),
+            "claim_points": INT(required=False, help_text="dirty-deals: what the claim scored."),
+        }
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "rubber": INT(required=False, help_text="dirty-deals"),
+            "bowers": serializers.DictField(
+                child=serializers.CharField(),
+                required=False,
+                help_text="dirty-deals: suit -> bower.",
+            ),
+        }
+
+    def standing_facts(self) -> dict[str, serializers.Field]:
+        return {"rubbers": INT(required=False, help_text="dirty-deals: rubbers won.")}
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "rubber": INT(required=False, help_text="dirty-deals: number of the current rubber."),
+            "rubbers": PlayerRubbersSerializer(
+                many=True, required=False, help_text="dirty-deals: rubbers won by each player."
+            ),
+        }
+
     entry_template = "games/_entry_dirty_deals.html"
     entry_form = DirtyDealsForm
     hand_serializer = DirtyDealsHandSerializer

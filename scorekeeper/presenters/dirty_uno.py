@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rest_framework import serializers
+
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.cards import UNO_COLOUR_NAMES, UNO_COLOURS, parse_uno, uno_deck
 from games.dirty_uno import REMINDER, RESET_AT, TARGET
 from games.dirty_uno import card_points as uno_points
 from games.state import StandingRow
+from scorekeeper.presenters.answers import INT
 from scorekeeper.presenters.base import Fact, Gap, LeftInHand
 
 if TYPE_CHECKING:
@@ -22,6 +25,27 @@ UNO_LABELS = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}
 class DirtyUnoPresenter(LeftInHand):
     slug = "dirty-uno"
     points_hint = "Points scored this hand; small: running total."
+
+    def hand_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "resets": serializers.ListField(
+                child=INT(),
+                required=False,
+                help_text="dirty-uno: players whose score hit exactly 500 and went back to 0.",
+            )
+        }
+
+    def next_hand_facts(self) -> dict[str, serializers.Field]:
+        return {"reminder": serializers.CharField(required=False, help_text="dirty-uno")}
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "scoring": serializers.CharField(
+                required=False, help_text="dirty-uno: standard or penalty."
+            ),
+            "wins_with": serializers.CharField(required=False, help_text="dirty-uno: high or low."),
+            "target": INT(required=False, help_text="dirty-uno: the score to pass."),
+        }
 
     def goal(self, options: Mapping[str, Any]) -> str:
         if options.get("scoring", "standard") == "penalty":

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.state import StandingRow
+from scorekeeper.presenters.answers import INT
 from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, kit_tools, plural
 from scorekeeper.presenters.hand_input import HandForm
 
@@ -29,6 +30,13 @@ class ScrewPresenter(Presenter):
     total_label = "Wins"
     chart_title = "Hand wins"
     unit = "wins"
+
+    def game_facts(self) -> dict[str, serializers.Field]:
+        return {
+            "target_wins": INT(
+                required=False, help_text="screw-your-neighbour: wins to win (0: no end)."
+            )
+        }
 
     def goal(self, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)

@@ -38,14 +38,14 @@ def game_changed(game: Game, *, was_finished: bool, is_finished: bool) -> None:
     )
     points = list(
         RatingPoint.objects.filter(
-            league_id=game.league_id, ruleset__in=(game.ruleset, ALL_GAMES), game_id=game.pk
+            league_id=game.league_id, ruleset__in=(game.scope, ALL_GAMES), game_id=game.pk
         ).values_list("ruleset", "player_id", "place", "won", "played_at")
     )
     # From the game, or from where it was rated if that was earlier (its start edited).
     since: OrderKey = min([(game.created_at, game.pk), *((p[4], game.pk) for p in points)])
     # Each scope on its own: a replay under way may have rated the game in one scope
     # and not yet in the other.
-    for scope in (game.ruleset, ALL_GAMES):
+    for scope in (game.scope, ALL_GAMES):
         if now != {(pid, place, won) for s, pid, place, won, _ in points if s == scope}:
             rerate(game.league_id, scope, since, game_id=game.pk)
 

@@ -55,6 +55,8 @@ class GameRow:
     created_at: datetime
     ruleset: str
     entries: list[Entry] = field(default_factory=list)
+    #: Where the league ranks it (``Game.league_scope``): its slug, or ``<slug>/<title>``.
+    scope: str = ""
 
 
 def rate(game: GameRow, lines: dict[int, Line]) -> dict[int, tuple[float, float]]:

@@ -44,10 +44,13 @@ def league_stats_rebuild(league: League | int) -> LeagueRebuilt:
     RatingPoint.objects.filter(league_id=league_id).delete()
     PlayerStanding.objects.filter(league_id=league_id).delete()
     rulesets = sorted(
-        Game.objects.filter(league_id=league_id, status=GameStatus.FINISHED)
-        .order_by()
-        .values_list("ruleset", flat=True)
-        .distinct()
+        {
+            scope or slug
+            for scope, slug in Game.objects.filter(league_id=league_id, status=GameStatus.FINISHED)
+            .order_by()
+            .values_list("league_scope", "ruleset")
+            .distinct()
+        }
     )
     games = replay_league_ratings(league_id, ALL_GAMES, since=None)
     for slug in rulesets:

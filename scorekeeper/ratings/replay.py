@@ -69,6 +69,15 @@ def before(until: OrderKey, at: str = "played_at", game_id: str = "game_id") -> 
     return Q(**{f"{at}__lt": moment}) | Q(**{at: moment, f"{game_id}__lt": pk})
 
 
+def in_scope(scope: str, prefix: str = "") -> Q:
+    """The games ranked in ``scope`` (not ``ALL_GAMES``): those whose ``league_scope``
+    it is (a row made without one counts under its slug). ``prefix``: the path to the
+    game ("game__")."""
+    return Q(**{f"{prefix}league_scope": scope}) | Q(
+        **{f"{prefix}league_scope": "", f"{prefix}ruleset": scope}
+    )
+
+
 def finished_games(
     league_id: int, scope: str, since: OrderKey | None, *, until: OrderKey | None = None
 ) -> list[GameRow]:
@@ -76,19 +85,28 @@ def finished_games(
     (from ``since``, before ``until``)."""
     seats = Seat.objects.filter(game__league_id=league_id, game__status=GameStatus.FINISHED)
     if scope != ALL_GAMES:
-        seats = seats.filter(game__ruleset=scope)
+        seats = seats.filter(in_scope(scope, "game__"))
     if since is not None:
         seats = seats.filter(at_or_after(since, "game__created_at", "game_id"))
     if until is not None:
         seats = seats.filter(before(until, "game__created_at", "game_id"))
     rows: list[GameRow] = []
-    for game_id, created_at, ruleset, player_id, team, place, won in seats.order_by(
+    for game_id, created_at, ruleset, kept, player_id, team, place, won in seats.order_by(
         "game__created_at", "game_id", "position"
     ).values_list(
-        "game_id", "game__created_at", "game__ruleset", "player_id", "team", "place", "won"
+        "game_id",
+        "game__created_at",
+        "game__ruleset",
+        "game__league_scope",
+        "player_id",
+        "team",
+        "place",
+        "won",
     ):
         if not rows or rows[-1].id != game_id:
-            rows.append(GameRow(id=game_id, created_at=created_at, ruleset=ruleset))
+            rows.append(
+                GameRow(id=game_id, created_at=created_at, ruleset=ruleset, scope=kept or ruleset)
+            )
         rows[-1].entries.append(Entry(player_id, team, place, won))
     return rows
 

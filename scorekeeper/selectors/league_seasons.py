@@ -17,11 +17,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import RULESETS, RuleError
+from games import RuleError
 from scorekeeper.models import ALL_GAMES, League, Player, Season
 from scorekeeper.ratings.model import GameRow, Line, conservative_rating, rate
 from scorekeeper.ratings.replay import finished_games
-from scorekeeper.selectors.leagues import _standing_row, ruleset_scope
+from scorekeeper.selectors.leagues import _standing_row, ruleset_scope, scope_order, scope_tabs
 
 #: ``?season=`` for the standings over every game the league has played.
 ALL_TIME = "all"
@@ -96,7 +96,7 @@ def _rows(games: list[GameRow], scope: str, names: dict[int, str]) -> list[dict[
     order."""
     lines: dict[int, Line] = {}
     for game in games:
-        if scope != ALL_GAMES and game.ruleset != scope:
+        if scope != ALL_GAMES and (game.scope or game.ruleset) != scope:
             continue
         for entry in game.entries:
             lines.setdefault(entry.player, Line())
@@ -151,10 +151,8 @@ def final_table(league: League | int, span: Span) -> dict[str, list[dict[str, An
     games = _games(league_id, ALL_GAMES, span)
     names = _names(games)
     table = {ALL_GAMES: _rows(games, ALL_GAMES, names)}
-    played = {g.ruleset for g in games}
-    for slug in RULESETS:
-        if slug in played:
-            table[slug] = _rows(games, slug, names)
+    for scope in sorted({g.scope or g.ruleset for g in games}, key=scope_order):
+        table[scope] = _rows(games, scope, names)
     return table
 
 
@@ -188,16 +186,10 @@ def season_view(
         rows = _rows(games, scope, _names(games))
         players: dict[str, set[int]] = {}
         for game in games:
-            for key in (ALL_GAMES, game.ruleset):
+            for key in (ALL_GAMES, game.scope or game.ruleset):
                 players.setdefault(key, set()).update(e.player for e in game.entries)
         counts = {key: len(ids) for key, ids in players.items()}
-    tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
-    tabs += [
-        {"slug": slug, "name": r.name, "players": counts[slug]}
-        for slug, r in RULESETS.items()
-        if slug in counts
-    ]
-    return tabs, rows[:limit] if limit is not None else rows
+    return scope_tabs(counts), rows[:limit] if limit is not None else rows
 
 
 def champion(season: Season) -> dict[str, Any] | None:

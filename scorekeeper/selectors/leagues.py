@@ -38,22 +38,54 @@ from scorekeeper.models import (
     RatingBacklog,
     Seat,
 )
+from scorekeeper.models.games import SCOPE_LENGTH
 from scorekeeper.ratings.model import PROVISIONAL_GAMES
+from scorekeeper.ratings.replay import in_scope
 from scorekeeper.selectors.games import leagues_visible_to, players_usable_by
 
 Viewer = User | AnonymousUser
 
 
 def ruleset_scope(ruleset: str | None) -> str:
-    """The statistics scope of a ``?ruleset=`` value: a game's slug, or ``ALL_GAMES`` for
-    none. An unknown slug is a :class:`RuleError` on ``ruleset``."""
+    """The statistics scope of a ``?ruleset=`` value: a game's slug, a game the table
+    named (``<slug>/<title>``, ``Ruleset.league_scope``), or ``ALL_GAMES`` for none. An
+    unknown slug is a :class:`RuleError` on ``ruleset``."""
     if ruleset is None or ruleset == "":
         return ALL_GAMES
-    return get_ruleset(ruleset).slug
+    slug, titled, title = str(ruleset).partition("/")
+    rules = get_ruleset(slug)
+    if not titled:
+        return rules.slug
+    if not title.strip() or len(ruleset) > SCOPE_LENGTH:
+        raise RuleError(f"'{ruleset}' is not a game's name here", "ruleset")
+    return f"{rules.slug}/{title}"
 
 
-def ruleset_name(slug: str) -> str:
-    return RULESETS[slug].name if slug in RULESETS else "All games"
+def ruleset_name(scope: str) -> str:
+    """A scope's name: the game's, the title the table gave it, or "All games"."""
+    slug, titled, title = scope.partition("/")
+    if slug not in RULESETS:
+        return "All games"
+    return title if titled else RULESETS[slug].name
+
+
+def scope_order(scope: str) -> tuple[int, str]:
+    """Scopes in the registry's order of their games, a game's titles by name."""
+    slug, _, title = scope.partition("/")
+    order = list(RULESETS)
+    return (order.index(slug) if slug in order else len(order), title.casefold())
+
+
+def scope_tabs(counts: dict[str, int]) -> list[dict[str, Any]]:
+    """The tabs of a league's (or a season's) standings, from the players rated in each
+    scope: all games, then each game played, its titles apart."""
+    tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
+    tabs += [
+        {"slug": scope, "name": ruleset_name(scope), "players": counts[scope]}
+        for scope in sorted((s for s in counts if s != ALL_GAMES), key=scope_order)
+        if scope.partition("/")[0] in RULESETS
+    ]
+    return tabs
 
 
 def league_visible(user: Viewer, league_id: int) -> League:
@@ -170,13 +202,7 @@ def league_scopes(league: League) -> list[dict[str, Any]]:
         .annotate(n=Count("*"))
         .values_list("ruleset", "n")
     )
-    tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
-    tabs += [
-        {"slug": slug, "name": r.name, "players": counts[slug]}
-        for slug, r in RULESETS.items()
-        if slug in counts
-    ]
-    return tabs
+    return scope_tabs(counts)
 
 
 # -- head to head ---------------------------------------------------------------------
@@ -210,7 +236,7 @@ def head_to_head(
         )
         .filter(pa__place__isnull=False, pb__place__isnull=False)
         .order_by()
-        .values("ruleset")
+        .values("league_scope", "ruleset")
         .annotate(
             games=Count("id"),
             a_ahead=Count("id", filter=Q(pa__place__lt=F("pb__place"))),
@@ -224,8 +250,9 @@ def head_to_head(
     keys = ("games", "a_ahead", "b_ahead", "ties", "partners", "a_wins", "b_wins")
     by_ruleset = sorted(
         (
-            {"ruleset": r["ruleset"], "name": ruleset_name(r["ruleset"])} | {k: r[k] for k in keys}
+            {"ruleset": scope, "name": ruleset_name(scope)} | {k: r[k] for k in keys}
             for r in rows
+            for scope in [r["league_scope"] or r["ruleset"]]
         ),
         key=lambda r: (-r["games"], r["name"]),
     )
@@ -286,7 +313,9 @@ def league_games(
     from the newest with :func:`page_of_games`."""
     games = Game.objects.filter(league=league)
     scope = ruleset_scope(ruleset)
-    if scope != ALL_GAMES:
+    if "/" in scope:
+        games = games.filter(in_scope(scope))
+    elif scope != ALL_GAMES:
         games = games.filter(ruleset=scope)
     if status:
         if status not in GameStatus.values:

@@ -80,7 +80,7 @@ def night_pointer(game: Game) -> NightPointer | None:
     night = Night.objects.filter(pk=game.night_id).only("id", "name").first()
     if night is None:
         return None
-    current = current_game(night, fields=("id", "ruleset"))
+    current = current_game(night, fields=("id", "ruleset", "options"))
     newer = current if current is not None and current.pk != game.pk else None
     return NightPointer(night, newer)
 

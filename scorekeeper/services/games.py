@@ -130,6 +130,7 @@ def game_create(
     assert config.first_dealer is not None
     game = Game.objects.create(
         ruleset=rules.slug,
+        league_scope=rules.league_scope(config.options),
         variant=config.variant or "",
         options=dict(config.options),
         teams=[list(t) for t in config.teams] if config.teams else None,

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
-from games import RULESETS
 from scorekeeper.models import Game, GameStatus, Night
 from scorekeeper.presenters import presenter_for
 from scorekeeper.selectors.games import game_state, game_with_related
@@ -53,7 +52,7 @@ class NightSummary:
 
 
 def _title(game: Game) -> str:
-    return f"{RULESETS[game.ruleset].name} #{game.pk}"
+    return f"{game.get_ruleset_display()} #{game.pk}"
 
 
 def _closest(games: list[Game]) -> str:

@@ -108,7 +108,8 @@ def game_title(game: Game) -> str:
             variant = rules.variant(game.variant)
         except Exception:  # an unknown stored variant: the ruleset's name is enough
             variant = None
-    return f"{rules.name} ({variant.name})" if variant is not None else rules.name
+    title = game.get_ruleset_display()
+    return f"{title} ({variant.name})" if variant is not None else title
 
 
 def result_day(game: Game) -> date:

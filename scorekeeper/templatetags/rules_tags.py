@@ -30,12 +30,22 @@ register = template.Library()
 
 
 @register.inclusion_tag("rules/_overlay.html")
-def rules_button(ruleset: str, label: str = "Rules") -> dict[str, str]:
+def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[str, str]:
     """A button that opens the game's rules in a dialog over the page, leaving whatever
     is being typed on the page untouched. (On the sheet it is part of the head, a
-    ``{% cache %}`` fragment: rendered once per version of the game.)"""
+    ``{% cache %}`` fragment: rendered once per version of the game.) With ``game`` (a
+    score sheet) whose table wrote its own rules, those open instead."""
     if ruleset not in RULESETS:
         raise template.TemplateSyntaxError(f"rules_button: no game {ruleset!r}")
+    rules_of = RULESETS[ruleset]
+    if game is not None and getattr(game, "pk", None) and rules_of.table_rules(game.options):
+        return {
+            "dialog_id": f"rules-dialog-{ruleset}",
+            "label": label,
+            "name": f"{rules_of.game_title(game.options)} rules",
+            "page_url": reverse("game_rules", args=[game.pk]),
+            "panel_url": reverse("game_rules_panel", args=[game.pk]),
+        }
     return {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,

@@ -26,7 +26,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import RULESETS, RuleError
+from games import RuleError
 from scorekeeper.models import Game, Invite, InviteRole, Night
 from scorekeeper.security import rate_limit
 from scorekeeper.selectors.access import Role, game_access
@@ -63,7 +63,7 @@ def join_url(request: HttpRequest, invite: Invite) -> str:
 
 def _game_title(game: Game | None) -> str:
     assert game is not None
-    return f"{RULESETS[game.ruleset].name} #{game.pk}"
+    return f"{game.get_ruleset_display()} #{game.pk}"
 
 
 @require_http_methods(["GET", "POST"])

@@ -133,9 +133,19 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
 
 def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
     shows = presenter_for(rules.slug)
-    fields = []
+    fields: list[dict[str, Any]] = []
     for option in rules.options:
         value = entry.options.get(option.name, "")
+        if option.kind == "text":
+            fields.append(
+                {
+                    "option": option,
+                    "kind": "textarea" if option.multiline else "text",
+                    "value": value,
+                    "default": None,
+                }
+            )
+            continue
         if option.minimum is not None:
             fields.append(
                 {"option": option, "kind": "number", "value": value, "default": option.default}
@@ -305,6 +315,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         "choosing": False,
         "rules": rules,
         "meta": rules.metadata(),
+        "shows": presenter_for(rules.slug),
         "entry": entry,
         "variants": variants,
         "option_fields": _option_fields(rules, entry),

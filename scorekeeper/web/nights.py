@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
 
-from games import RULESETS, RuleError
+from games import RuleError
 from scorekeeper.models import InviteRole, Night
 from scorekeeper.selectors.invites import live_night_invites, night_guests
 from scorekeeper.selectors.nights import (
@@ -80,7 +80,7 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
         part: dict[str, Any] = {
             "night": night,
             "current": current,
-            "current_name": RULESETS[current.ruleset].name if current is not None else "",
+            "current_name": current.get_ruleset_display() if current is not None else "",
             "may_start": _may_start(request, night),
         }
         return render(request, "nights/night.html#current", part)
@@ -92,8 +92,8 @@ def night_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "night": night,
         "current": current,
-        "current_name": RULESETS[current.ruleset].name if current is not None else "",
-        "games": [(g, RULESETS[g.ruleset].name) for g in night_games(night)],
+        "current_name": current.get_ruleset_display() if current is not None else "",
+        "games": [(g, g.get_ruleset_display()) for g in night_games(night)],
         "summary": summary,
         "card_name": card_name(night),
         "sharer": sharer,

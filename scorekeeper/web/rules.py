@@ -51,6 +51,7 @@ SHEET_MODULES = (
     "js/offline-queue.js",
     "js/offline-sheet.js",
     "js/pad-keys.js",
+    "js/points-entry.js",
     "js/result-share.js",
     "js/savebar-undo.js",
     "js/sheet-layout.js",

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import RULESETS, RuleError
+from games import RuleError
 from scorekeeper.models import Guest, Invite, InviteRole
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import player_names
@@ -113,7 +113,7 @@ def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
         "game": game,
         "on_loopback": on_loopback(request),
         "lan_address": lan_address(),
-        "title": f"{RULESETS[game.ruleset].name} #{game.pk}",
+        "title": f"{game.get_ruleset_display()} #{game.pk}",
         "seated": list(player_names(game).values()),
         "links": links,
         "shown": shown,
@@ -203,7 +203,7 @@ def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -
     assert user is not None  # whoever may manage a game is signed in
     removal = GuestRemoval(
         guests=present_guests(game),
-        title=f"{RULESETS[game.ruleset].name} #{game.pk}",
+        title=f"{game.get_ruleset_display()} #{game.pk}",
         what="this game",
         back=reverse("game_share", args=[game.pk]),
         action=lambda guest: reverse("game_guest_remove", args=[game.pk, guest]),

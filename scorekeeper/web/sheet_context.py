@@ -149,7 +149,7 @@ def sheet_context(
     return {
         "night": pointer,
         "night_next_name": (
-            RULESETS[pointer.next_game.ruleset].name
+            pointer.next_game.get_ruleset_display()
             if pointer is not None and pointer.next_game is not None
             else ""
         ),

@@ -105,6 +105,8 @@ def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> s
             parts.append(f"bower with {name(hand_input['bower_holder'])}")
     if hand_input.get("last_chip") is not None:
         parts.append(f"{name(hand_input['last_chip'])} paid the last chip")
+    for row in hand_input.get("scores") or []:
+        parts.append(f"{name(row.get('player'))}: {row.get('points')}")
     for row in hand_input.get("results") or []:
         bits: list[str] = []
         if row.get("cards") is not None:

@@ -20,6 +20,7 @@ from scorekeeper.web import (
     share,
     table,
     table_display,
+    table_rules,
     theme,
 )
 
@@ -37,6 +38,7 @@ urlpatterns = [
     *nights.urlpatterns,
     *table.urlpatterns,
     *table_display.urlpatterns,
+    *table_rules.urlpatterns,
     *results.urlpatterns,
     *join.urlpatterns,
     *backup.urlpatterns,

@@ -188,8 +188,18 @@ function padSums(d, hand, map) {
 function pointsOf(d, item) {
   var rule = d.provisional;
   var map = fieldMap(item.fields);
-  if (!rule || !map.winner) return null;
+  if (!rule) return null;
   var points = {};
+  if (rule.points === "entered") {
+    // Each player scores what was entered for them: every one must read as a number.
+    for (var i = 0; i < d.columns.length; i++) {
+      var typed = (map["points_" + d.columns[i]] || "").replace("\u2212", "-");
+      if (!/^-?[0-9]+$/.test(typed)) return null;
+      points[d.columns[i]] = parseInt(typed, 10);
+    }
+    return points;
+  }
+  if (!map.winner) return null;
   if (rule.points === "wins") {
     d.columns.forEach(function (id) { points[id] = String(id) === map.winner ? 1 : 0; });
     return points;

@@ -40,7 +40,7 @@ def test_a_demo_table_plays_a_whole_game_of_random_hands(slug: str, seed: int) -
 @pytest.mark.parametrize("slug", SLUGS)
 def test_random_hands_come_from_the_rng_passed_in(slug: str) -> None:
     rules = RULESETS[slug]
-    config = rules.configure(players=[1, 2, 3, 4])
+    config = rules.configure(players=[1, 2, 3, 4], options=dict(rules.example_options))
     state = rules.play(config, [])
     hands = [rules.random_hand(random.Random(7), config, state, {}) for _ in range(2)]
     assert hands[0] == hands[1]
@@ -50,13 +50,16 @@ def test_only_a_target_of_no_wins_leaves_a_game_open() -> None:
     screw = RULESETS["screw-your-neighbour"]
     assert screw.open_ended(screw.configure(players=[1, 2, 3], options={"target_wins": 0}))
     assert not screw.open_ended(screw.configure(players=[1, 2, 3]))
-    assert not any(r.open_ended(r.configure(players=[1, 2, 3, 4])) for r in RULESETS.values())
+    assert not any(
+        r.open_ended(r.configure(players=[1, 2, 3, 4], options=dict(r.example_options)))
+        for r in RULESETS.values()
+    )
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_each_game_words_the_hand_in_play(slug: str) -> None:
     rules = RULESETS[slug]
-    config = rules.configure(players=[1, 2, 3, 4])
+    config = rules.configure(players=[1, 2, 3, 4], options=dict(rules.example_options))
     state = rules.play(config, [])
     assert state.next_hand is not None
     hint = context_hint(slug, state.next_hand, {1: "Ana", 2: "Bo", 3: "Cy", 4: "Di"})

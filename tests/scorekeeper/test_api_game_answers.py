@@ -127,7 +127,7 @@ def test_every_fact_the_engine_gives_is_named_by_the_schema(ruleset: str) -> Non
     seats = list(range(1, 5))
     teams = {"teams": [[1, 3], [2, 4]]} if rules.supports_teams else {}
     for setup in ({}, teams):
-        config = rules.configure(players=seats, **setup)
+        config = rules.configure(players=seats, options=dict(rules.example_options), **setup)
         _, state = play_out(random.Random(ruleset), config, {}, max_hands=6)
         assert set(state.extras) <= _declared(GameSerializer)
         assert set(state.next_hand or {}) <= _declared(NextHandSerializer)

@@ -116,7 +116,7 @@ def test_unknown_ruleset(api: APIClient, four: list[Player]) -> None:
     assert errors == {
         "ruleset": [
             "'poker' is not a game here (choose dirt, screw-your-neighbour, damn-you, dirty-uno, "
-            "dirty-deals)"
+            "dirty-deals, custom)"
         ]
     }
 

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from games import RULESETS, get_ruleset, rules
 
-SLUGS = ["dirt", "screw-your-neighbour", "damn-you", "dirty-uno", "dirty-deals"]
+SLUGS = ["dirt", "screw-your-neighbour", "damn-you", "dirty-uno", "dirty-deals", "custom"]
 
 
 @pytest.fixture
@@ -118,4 +118,4 @@ def test_rules_endpoints_are_in_the_schema(anon: APIClient) -> None:
     assert "/api/v1/rulesets/{slug}/" in schema["paths"]
     search = schema["paths"]["/api/v1/rules/"]["get"]
     assert {p["name"] for p in search["parameters"]} >= {"q", "ruleset"}
-    assert len(RULESETS) == 5
+    assert len(RULESETS) == 6

@@ -30,7 +30,7 @@ def hand(ruleset: str, data: QueryDict) -> dict[str, Any]:
 
 def start(ruleset: str) -> GameState:
     rules = get_ruleset(ruleset)
-    return rules.play(rules.configure(players=PLAYERS), [])
+    return rules.play(rules.configure(players=PLAYERS, options=dict(rules.example_options)), [])
 
 
 # -- a post becomes the hand's input -------------------------------------------------------

@@ -26,9 +26,11 @@ def test_the_field_keeps_no_list_of_games() -> None:
 def test_a_stored_game_of_every_ruleset_is_valid(user: User, three: list[Player]) -> None:
     for slug in RULESETS:
         if RULESETS[slug].min_players <= len(three):
-            game = make_game(user, slug, three)
+            options = dict(RULESETS[slug].example_options)
+            game = make_game(user, slug, three, options=options)
             game.full_clean()
-            assert str(game) == f"{RULESETS[slug].name} #{game.pk}"
+            title = RULESETS[slug].game_title(game.options)
+            assert str(game) == f"{title} #{game.pk}"
 
 
 def test_a_game_the_engine_does_not_have_is_refused_naming_ruleset(

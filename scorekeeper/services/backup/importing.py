@@ -30,6 +30,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from games import get_ruleset
 from scorekeeper.models import (
     Game,
     GameStatus,
@@ -259,6 +260,7 @@ def _write_games(
         rows.append(
             Game(
                 ruleset=g.ruleset,
+                league_scope=get_ruleset(g.ruleset).league_scope(g.options),
                 variant=g.variant,
                 options=g.options,
                 teams=[[ids[p] for p in team] for team in g.teams] if g.teams else None,

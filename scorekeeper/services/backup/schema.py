@@ -487,11 +487,11 @@ def _shown(value: object) -> str:
 
 def _message(error: JsonSchemaValueException) -> str:
     schema = error.definition if isinstance(error.definition, dict) else {}
-    custom = schema.get("x-messages", {})
+    own_words = schema.get("x-messages", {})
     got = f" (got {_shown(error.value)})"
     rule = error.rule or ""
-    if rule in custom:
-        return custom[rule] + got
+    if rule in own_words:
+        return own_words[rule] + got
     value = error.rule_definition
     match rule:
         case "type":
