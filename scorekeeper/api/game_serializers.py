@@ -6,6 +6,7 @@ endpoint may answer, and the ``Idempotency-Key`` header."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
@@ -177,8 +178,7 @@ HandSerializer = answer(
     dealer=INT(help_text="Player id of the dealer."),
     winner=INT(
         allow_null=True,
-        help_text="Who went out (claimed, in dirty-deals); null only when a damn-you "
-        "game ended in mid-hand.",
+        help_text="Who went out (or claimed the hand); null only when a game ended in mid-hand.",
     ),
     points=PlayerValuesField(
         "points",
@@ -259,8 +259,8 @@ StandingSerializer = answer(
     team=INT(required=False, help_text="Partner play: team index."),
     players=serializers.ListField(child=INT(), required=False),
     score=INT(
-        help_text="dirt: total points; screw-your-neighbour: hand wins; damn-you: chips "
-        "held; dirty-uno: score; dirty-deals: points in the current rubber."
+        help_text="; ".join(f"{slug}: {presenter_for(slug).score_meaning}" for slug in RULESETS)
+        + "."
     ),
     rank=INT(help_text="Equal scores share a rank."),
     **game_facts("standing"),
@@ -348,45 +348,35 @@ HAND_INPUT = PolymorphicProxySerializer(
     resource_type_field_name=None,
 )
 
-HAND_EXAMPLES = [
-    OpenApiExample(
-        "dirt or dirty-uno",
-        request_only=True,
-        value={
-            "winner": 3,
-            "results": [
-                {"player": 1, "cards": ["JK", "4H"]},
-                {"player": 4, "points": 12},
-                {"player": 2, "cards": ["7S"]},
-            ],
-        },
-    ),
-    OpenApiExample(
-        "damn-you",
-        request_only=True,
-        value={
-            "winner": 2,
-            "results": [
-                {"player": 1, "passes": 2, "cards_left": 5},
-                {"player": 2, "passes": 0, "cards_left": 0},
-                {"player": 3, "passes": 1, "cards_left": 3},
-                {"player": 4, "passes": 3, "cards_left": 7},
-            ],
-        },
-    ),
-    OpenApiExample(
-        "dirty-deals",
-        request_only=True,
-        value={"winner": 1, "suit": "H", "surplus": ["JD", "9C"], "bower_holder": None},
-    ),
-    OpenApiExample("screw-your-neighbour", request_only=True, value={"winner": 3}),
-    # The examples the games' presenters give of their own.
-    *(
-        OpenApiExample(title, request_only=True, value=value)
-        for slug in RULESETS
-        for title, value in presenter_for(slug).hand_examples().items()
-    ),
+
+def _hand_examples() -> list[OpenApiExample]:
+    """Each game's hand bodies; games whose bodies are alike, once under their titles."""
+    bodies: dict[str, tuple[list[str], Any]] = {}
+    for slug in RULESETS:
+        for title, body in presenter_for(slug).hand_examples().items():
+            key = json.dumps(body, sort_keys=True)
+            bodies.setdefault(key, ([], body))[0].append(title)
+    return [
+        OpenApiExample(" or ".join(titles), request_only=True, value=body)
+        for titles, body in bodies.values()
+    ]
+
+
+HAND_EXAMPLES = _hand_examples()
+
+#: Starting a game: each game's examples.
+NEW_GAME_EXAMPLES = [
+    OpenApiExample(title, request_only=True, value=body)
+    for slug in RULESETS
+    for title, body in presenter_for(slug).new_game_examples().items()
 ]
+
+#: A hit of the rules search (the first game's that gives one).
+RULES_HIT_EXAMPLES = [
+    OpenApiExample("A hit", response_only=True, value=[hit])
+    for hit in (presenter_for(slug).rules_hit_example() for slug in RULESETS)
+    if hit is not None
+][:1]
 
 ERRORS = {
     400: OpenApiResponse(description="Bad input: `{field: [message]}`."),

@@ -18,7 +18,6 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, QueryDict
 from django.urls import path, reverse
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     OpenApiTypes,
@@ -42,6 +41,7 @@ from scorekeeper.api.game_serializers import (
     HAND_INPUT,
     IDEMPOTENCY_HEADER,
     IDEMPOTENCY_KEY_SCHEMA,
+    NEW_GAME_EXAMPLES,
     RULESET_SLUGS,
     GameSerializer,
     GameSummarySerializer,
@@ -218,8 +218,7 @@ class GamesApi(APIView):
             allow_null=True,
             help_text="House-rule options by name; defaults fill the rest. "
             "GET /api/v1/rulesets/{slug}/ lists each game's options with their default "
-            "and choices (e.g. damn-you game_length: one-deal-each, rounds with rounds "
-            "1-20, or all-chips).",
+            "and their choices or range.",
         )
         players = serializers.ListField(
             child=IdField(),
@@ -266,29 +265,7 @@ class GamesApi(APIView):
         summary="Start a game",
         request=GameInputSerializer,
         responses={201: GameSerializer, 400: ERRORS[400]},
-        examples=[
-            OpenApiExample(
-                "Partner Dirt",
-                request_only=True,
-                value={
-                    "ruleset": "dirt",
-                    "variant": "baby",
-                    "options": {"ten_points": 1},
-                    "players": [3, 1, 4, 2],
-                    "teams": [[3, 4], [1, 2]],
-                    "first_dealer": 3,
-                },
-            ),
-            OpenApiExample(
-                "D$%n You! over two rounds",
-                request_only=True,
-                value={
-                    "ruleset": "damn-you",
-                    "options": {"starting_chips": 20, "game_length": "rounds", "rounds": 2},
-                    "players": [3, 1, 4, 2],
-                },
-            ),
-        ],
+        examples=NEW_GAME_EXAMPLES,
         tags=["games"],
     )
     def post(self, request: Request) -> Response:
@@ -494,7 +471,8 @@ class GameHandApi(APIView):
     @extend_schema(
         operation_id="games_hands_destroy",
         summary="Undo the last hand",
-        description="Only the last hand can go (hand numbers fix dealers and dirt ranks); "
+        description="Only the last hand can go (a hand's number fixes its dealer and what "
+        "else its game deals by number); "
         "correct an earlier one instead.",
         responses={
             204: None,
@@ -517,7 +495,8 @@ class GameCloseApi(APIView):
     @extend_schema(
         operation_id="games_close",
         summary="End a game by hand",
-        description="For open-ended games (screw-your-neighbour with target_wins 0) or a "
+        description="For open-ended games (a game with no end of its own, such as one played "
+        "to 0 wins) or a "
         "table that stops early: the standings become the final ranking.",
         request=None,
         responses={

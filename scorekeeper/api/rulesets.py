@@ -12,7 +12,6 @@ from typing import Any
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiTypes,
     extend_schema,
@@ -26,6 +25,7 @@ from rest_framework.views import APIView
 
 from games import RULESETS, Ruleset, rules
 from scorekeeper import rules_index
+from scorekeeper.api.game_serializers import RULES_HIT_EXAMPLES
 
 MAX_QUERY = 200
 
@@ -193,22 +193,7 @@ class RulesSearchApi(APIView):
             ),
         ],
         responses={200: RulesHitSerializer(many=True), 400: OpenApiTypes.OBJECT},
-        examples=[
-            OpenApiExample(
-                "A hit",
-                response_only=True,
-                value=[
-                    {
-                        "ruleset": "dirty-deals",
-                        "ruleset_name": "Dirty Deals",
-                        "section": "special-cards",
-                        "title": "Special cards",
-                        "snippet": "Suit led · Its <mark>bower</mark>",
-                        "url": "/rules/dirty-deals/#special-cards-2",
-                    }
-                ],
-            )
-        ],
+        examples=RULES_HIT_EXAMPLES,
         tags=["rules"],
     )
     def get(self, request: Request) -> Response:

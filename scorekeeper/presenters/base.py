@@ -165,9 +165,22 @@ class Presenter:
     # Each returns new DRF fields (the order they are made in is their order in the
     # answer and the schema), by the name of the fact in the engine's state.
 
+    #: What a standings row's ``score`` is in this game (the API's documentation).
+    score_meaning: ClassVar[str] = "score"
+
     def hand_examples(self) -> dict[str, dict[str, Any]]:
-        """Examples of the game's hand body for the API's documentation, by title."""
+        """Examples of the game's hand body for the API's documentation, by title (games
+        whose bodies are alike are shown once, under their titles together)."""
         return {}
+
+    def new_game_examples(self) -> dict[str, dict[str, Any]]:
+        """Examples of starting the game through the API (its documentation), by title."""
+        return {}
+
+    def rules_hit_example(self) -> dict[str, Any] | None:
+        """A hit of the rules search in the game's rules (the documentation shows the
+        first game's that gives one)."""
+        return None
 
     def hand_facts(self) -> dict[str, serializers.Field]:
         """The facts of a hand's outcome (``HandOutcome.extras``)."""
@@ -396,3 +409,15 @@ class LeftInHand(Presenter):
     per_player_entry = True
     entry_form = LeftInHandForm
     hand_serializer = SheddingHandSerializer
+
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            self.slug: {
+                "winner": 3,
+                "results": [
+                    {"player": 1, "cards": ["JK", "4H"]},
+                    {"player": 4, "points": 12},
+                    {"player": 2, "cards": ["7S"]},
+                ],
+            }
+        }

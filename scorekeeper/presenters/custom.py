@@ -66,6 +66,8 @@ class CustomPresenter(Presenter):
     hand_serializer = CustomHandSerializer
     points_hint = "Points scored this hand; small: running total."
 
+    score_meaning = "total points"
+
     def hand_examples(self) -> dict[str, dict[str, Any]]:
         return {
             "custom": {

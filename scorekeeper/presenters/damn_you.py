@@ -84,6 +84,30 @@ DealtSerializer = shape("Dealt", player=INT(), cards=INT(help_text="Cards dealt 
 class DamnYouPresenter(Presenter):
     slug = "damn-you"
 
+    score_meaning = "chips held"
+
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            self.slug: {
+                "winner": 2,
+                "results": [
+                    {"player": 1, "passes": 2, "cards_left": 5},
+                    {"player": 2, "passes": 0, "cards_left": 0},
+                    {"player": 3, "passes": 1, "cards_left": 3},
+                    {"player": 4, "passes": 3, "cards_left": 7},
+                ],
+            }
+        }
+
+    def new_game_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            "D$%n You! over two rounds": {
+                "ruleset": self.slug,
+                "options": {"starting_chips": 20, "game_length": "rounds", "rounds": 2},
+                "players": [3, 1, 4, 2],
+            }
+        }
+
     def hand_facts(self) -> dict[str, serializers.Field]:
         return {
             "chips": ChipsSerializer(

@@ -29,6 +29,20 @@ if TYPE_CHECKING:
 class DirtPresenter(LeftInHand):
     slug = "dirt"
 
+    score_meaning = "total points"
+
+    def new_game_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            "Partner Dirt": {
+                "ruleset": self.slug,
+                "variant": "baby",
+                "options": {"ten_points": 1},
+                "players": [3, 1, 4, 2],
+                "teams": [[3, 4], [1, 2]],
+                "first_dealer": 3,
+            }
+        }
+
     def hand_facts(self) -> dict[str, serializers.Field]:
         return {
             "dirt_rank": serializers.CharField(

@@ -78,6 +78,23 @@ PlayerRubbersSerializer = shape("PlayerRubbers", player=INT(), rubbers=INT())
 class DirtyDealsPresenter(Presenter):
     slug = "dirty-deals"
 
+    score_meaning = "points in the current rubber"
+
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        return {
+            self.slug: {"winner": 1, "suit": "H", "surplus": ["JD", "9C"], "bower_holder": None}
+        }
+
+    def rules_hit_example(self) -> dict[str, Any] | None:
+        return {
+            "ruleset": self.slug,
+            "ruleset_name": "Dirty Deals",
+            "section": "special-cards",
+            "title": "Special cards",
+            "snippet": "Suit led · Its <mark>bower</mark>",
+            "url": f"/rules/{self.slug}/#special-cards-2",
+        }
+
     def hand_facts(self) -> dict[str, serializers.Field]:
         return {
             "rubber": INT(required=False, help_text="dirty-deals: rubber number."),

@@ -26,6 +26,8 @@ class DirtyUnoPresenter(LeftInHand):
     slug = "dirty-uno"
     points_hint = "Points scored this hand; small: running total."
 
+    score_meaning = "score"
+
     def hand_facts(self) -> dict[str, serializers.Field]:
         return {
             "resets": serializers.ListField(

@@ -31,6 +31,11 @@ class ScrewPresenter(Presenter):
     chart_title = "Hand wins"
     unit = "wins"
 
+    score_meaning = "hand wins"
+
+    def hand_examples(self) -> dict[str, dict[str, Any]]:
+        return {self.slug: {"winner": 3}}
+
     def game_facts(self) -> dict[str, serializers.Field]:
         return {
             "target_wins": INT(
