@@ -30,6 +30,12 @@ class NightCard:
     lines: tuple[ResultLine, ...]
 
     @property
+    def image_alt(self) -> str:
+        """What the image shows, for a screen reader."""
+        shown = "; ".join(f"{line.place}. {line.label} {line.score}" for line in self.lines)
+        return f"{self.title}: {shown}"
+
+    @property
     def etag(self) -> str:
         """Changes with anything the image shows."""
         shown = "\0".join(

@@ -73,6 +73,15 @@ class Result:
         return f"{self.title} · {self.day_text} · {self.hands_text}"
 
     @property
+    def image_alt(self) -> str:
+        """What the image shows, for a screen reader."""
+        shown = "; ".join(
+            f"{'won by ' if line.won else f'{line.place}. '}{line.label} {line.score}"
+            for line in self.lines
+        )
+        return f"{self.heading}: {shown}"
+
+    @property
     def text(self) -> str:
         """The result as a message: heading, one line per place, signature."""
         rows = [self.heading]
