@@ -113,6 +113,8 @@ def test_a_shared_live_answer_gets_this_phones_token_key_and_ticket(
     # header); an empty one left in a form is filled in with the page's.
     inputs = page.locator("#entry input[name=csrfmiddlewaretoken]")
     assert all(inputs.nth(i).input_value() == token for i in range(inputs.count()))
+    # (The page's script fills the key just after the swap: wait for it.)
+    expect(page.locator("#entry input[name=idempotency_key]")).not_to_have_value("")
     fresh = page.locator("#entry input[name=idempotency_key]").input_value()
     assert fresh
     assert fresh != key
