@@ -16,7 +16,7 @@ PORT   ?= 8000
 EVENTS_PORT ?= 8001
 PYTEST_ARGS ?=
 
-.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests bench-live bench-footprint smoke clean
+.PHONY: run test lint typecheck pytest pytest-fast migrate demo bench bench-requests bench-live bench-footprint smoke clean messages compilemessages
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,22 @@ run: demo
 	DEBUG=1 ALLOWED_HOSTS=localhost,127.0.0.1,[::1],$(PUBLIC_HOST) \
 	  LIVE_EVENTS_URL=http://$(PUBLIC_HOST):$(EVENTS_PORT)/events/ \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The translations (locale/<lang>/LC_MESSAGES/django.po and djangojs.po). `make messages`
+# brings the catalogs up to date with the code (Django's makemessages, which needs GNU
+# gettext: `apt install gettext`); translate the new entries, then `make compilemessages`
+# writes the .mo files and the scripts' static catalogs (static/jsi18n/). Both are
+# committed, so running the app needs no gettext; a test fails when they are stale.
+LOCALES := de es
+MESSAGES_IGNORE := --ignore='staticfiles/*' --ignore='tests/*' --ignore='bench/*' --ignore='static/vendor/*' --ignore='static/jsi18n/*'
+
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
+
+compilemessages: $(STAMP)
+	$(BIN)/python manage.py compilemessages --ignore='.venv*'
+	$(BIN)/python manage.py compilejsi18n
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

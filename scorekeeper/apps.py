@@ -17,6 +17,7 @@ class ScorekeeperConfig(AppConfig):
         from django.db.backends.signals import connection_created
 
         from scorekeeper.outages import OUTAGE
+        from scorekeeper.web import language  # noqa: F401  (its sign-in receiver)
 
         # A connection made is the database answering again: an outage's end (outages.py).
         connection_created.connect(OUTAGE.answered, dispatch_uid="scorekeeper.outage-ends")

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "axes",
+    "statici18n",
     "django_tasks",
     "django_tasks_db",
     "scorekeeper",
@@ -104,6 +105,12 @@ MIDDLEWARE = [
     # in pages are masked afresh in every response.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the device's choice (the language cookie set by the switch in
+    # every page's footer, or at sign-in from the account's), else the browser's
+    # Accept-Language, else English. It adds Content-Language and Vary: Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
+    # Signing in brings the account's language along (web/language.py).
+    "scorekeeper.web.language.AccountLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "scorekeeper.web.csrf.CsrfCookieOnlyWhenChanged",  # sees Django's CSRF answer after it
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -133,6 +140,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scorekeeper.web.theme.theme_context",
@@ -219,6 +227,17 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# The languages a table can play in: the pages, the rules, the engine's messages, the
+# scripts' words (a static catalog per language, django-statici18n: `make messages`).
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# A year, like the theme's: a phone keeps the table's language between evenings.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+STATICI18N_ROOT = BASE_DIR / "static"
+STATICI18N_OUTPUT_DIR = "jsi18n"
+# Only this project's words (LOCALE_PATHS), not the admin's scripts' catalog.
+STATICI18N_PACKAGES = ("scorekeeper",)
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -322,6 +341,7 @@ CONTENT_SECURITY_POLICY = {
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not (DEBUG or TESTING))
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Under a prefix the cookies stay with this app, not every site of the host.
 SESSION_COOKIE_PATH = CSRF_COOKIE_PATH = f"{SCRIPT_NAME}/"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -185,7 +185,12 @@ class EventsApp:
             else:
                 live = granted.invite is None or await _invite_is_live(granted.game, granted.invite)
                 if live:
-                    variant = (granted.kind, granted.invite is not None, _host(scope))
+                    variant = (
+                        granted.kind,
+                        granted.invite is not None,
+                        _host(scope),
+                        _language(scope),
+                    )
                     await self._stream(
                         granted.game, receive, send, invite=granted.invite, variant=variant
                     )
@@ -215,7 +220,7 @@ class EventsApp:
         send: Send,
         *,
         invite: int | None = None,
-        variant: tuple[str, bool, str] | None = None,
+        variant: tuple[str, bool, str, str] | None = None,
     ) -> None:
         subscriber = self.hub.subscribe(game, invite, variant)
         # Subscribed before the version is read: a change meanwhile is queued, not lost.
@@ -266,6 +271,18 @@ def _host(scope: Scope) -> str:
         if name == b"host":
             return str(value.decode("latin-1"))[:255]
     return ""
+
+
+def _language(scope: Scope) -> str:
+    """The language of the page that opened the stream (``?lang=``, its ``<html lang>``,
+    which ``live.js`` sends): answers made in another language are not pushed to it (it
+    asks, and gets its own)."""
+    from django.conf import settings
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    said = query.get("lang", [""])[0]
+    known = {code for code, _name in settings.LANGUAGES}
+    return said if said in known else settings.LANGUAGE_CODE
 
 
 async def _invite_is_live(game: int, invite: int) -> bool | None:

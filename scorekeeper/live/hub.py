@@ -55,14 +55,17 @@ class Subscriber:
     __slots__ = ("closed", "game", "invite", "queue", "variant")
 
     def __init__(
-        self, game: int, invite: int | None = None, variant: tuple[str, bool, str] | None = None
+        self,
+        game: int,
+        invite: int | None = None,
+        variant: tuple[str, bool, str, str] | None = None,
     ) -> None:
         self.game = game
         #: The link a guest joined by: revoking it ends this stream.
         self.invite = invite
         #: The answer this stream's phone can use (``live.pushed``): its ticket's kind,
-        #: whether it names a link, the page's host.
-        self.variant = variant or ("", invite is not None, "")
+        #: whether it names a link, the page's host and language.
+        self.variant = variant or ("", invite is not None, "", "")
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.closed = False
 
@@ -99,7 +102,10 @@ class Hub:
         self.closing = False
 
     def subscribe(
-        self, game: int, invite: int | None = None, variant: tuple[str, bool, str] | None = None
+        self,
+        game: int,
+        invite: int | None = None,
+        variant: tuple[str, bool, str, str] | None = None,
     ) -> Subscriber:
         subscriber = Subscriber(game, invite, variant)
         self._games.setdefault(game, set()).add(subscriber)

@@ -31,8 +31,9 @@ log = logging.getLogger("scorekeeper.live")
 #: Larger answers are not pushed (the phone asks): a stream's queue holds a few.
 MAX_BYTES = 48 * 1024
 
-#: The variant of answer a stream can use: (ticket kind, joined by a link, host).
-Variant = tuple[str, bool, str]
+#: The variant of answer a stream can use: (ticket kind, joined by a link, host, the
+#: page's language).
+Variant = tuple[str, bool, str, str]
 
 
 def key_of(
@@ -45,10 +46,11 @@ def key_of(
     first: str,
     to: str,
     host: str,
+    language: str,
 ) -> str:
     """The live answer's key from its parts (``web.live_answer.answer_key``, and here to
-    find the answer to push)."""
-    parts = [version, tools, *(int(f) for f in flags), int(every), hand, first, to, host]
+    find the answer to push): an answer made in German goes to German pages only."""
+    parts = [version, tools, *(int(f) for f in flags), int(every), hand, first, to, host, language]
     return ":".join(str(p) for p in parts)
 
 
@@ -65,7 +67,7 @@ def fragment_keys(
     tools' revision and without (only games that share tools key it)."""
     from django.core.cache.utils import make_template_fragment_key
 
-    kind, guest, host = variant
+    kind, guest, host, language = variant
     from scorekeeper.selectors.access import pushed_flags
 
     flags = pushed_flags(kind, guest)
@@ -83,6 +85,7 @@ def fragment_keys(
                 first=rows[0],
                 to=rows[1],
                 host=host,
+                language=language,
             )
             made.append(make_template_fragment_key("live-answer", [key]))
     return made

@@ -34,6 +34,7 @@ from scorekeeper.models.operations import (
     WorkerHeartbeat,
 )
 from scorekeeper.models.players import PLAYER_COLOURS, Player, PlayerMerge
+from scorekeeper.models.preferences import AccountLanguage
 from scorekeeper.models.sharing import Guest, Invite, InviteRole
 from scorekeeper.models.statistics import (
     ALL_GAMES,
@@ -47,6 +48,7 @@ __all__ = [
     "ALL_GAMES",
     "PLAYER_COLOURS",
     "SIGNUP_INVITATION_DAYS",
+    "AccountLanguage",
     "Game",
     "GameStatus",
     "Guest",

@@ -29,6 +29,7 @@ from django.template import engines
 from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import etag, require_GET
 
@@ -71,6 +72,8 @@ SHELL_STATIC = (
     "js/rules-overlay.js",
     *SHEET_MODULES,
     "vendor/minisearch/index.js",
+    # the scripts' words, every language's (a page switched offline still has them)
+    *(f"jsi18n/{code}/djangojs.js" for code, _name in settings.LANGUAGES),
     "icons/icon-192.png",
     "icons/icon-512.png",
     "icons/icon-maskable-512.png",
@@ -197,8 +200,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     urls = precache_urls()
     template = get_template("rules/sw.js")
     source = getattr(getattr(template, "template", None), "source", "")
+    # The pages it keeps are in this phone's language: another language, another worker
+    # (the browser installs it, and it keeps the pages again, in the new language).
+    language = translation.get_language()
     version = hashlib.sha256(
-        json.dumps([searching.version(), urls, source, _static_fingerprint()]).encode()
+        json.dumps([searching.version(), urls, source, _static_fingerprint(), language]).encode()
     ).hexdigest()[:16]
     body = template.render(
         {
@@ -217,6 +223,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     patch_cache_control(response, no_cache=True, max_age=0)
+    patch_vary_headers(response, ["Cookie"])
     return response
 
 

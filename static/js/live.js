@@ -136,6 +136,8 @@ function connect() {
   var url = window.EventSource && p && document.visibilityState !== "hidden" && navigator.onLine ? p.dataset.events || "" : "";
   // The answers pushed on the stream name the page's host (their links are absolute).
   if (url) url += (url.indexOf("?") < 0 ? "?" : "&") + "host=" + encodeURIComponent(location.host);
+  // ...and are said in the page's language: only answers in it are pushed to this phone.
+  if (url) url += "&lang=" + encodeURIComponent(document.documentElement.lang || "en");
   if (!url) {
     if (source) { close(); mark("off"); }
     keepPolling();   // no stream (or none configured): the poll does the work

@@ -128,6 +128,26 @@ def test_a_phone_of_another_host_gets_the_event_alone(server: str, user: User) -
         stream.close()
 
 
+def test_an_answer_goes_only_to_phones_of_its_language(server: str, user: User) -> None:
+    """The hand saved on an English page is pushed to the English phone; the German one
+    gets the event alone and asks for its own answer, in German."""
+    players = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})
+    ticket = capability.issue(game.pk, "owner")
+    english = Stream(server, f"/events/{ticket}?host={HOST}&lang=en")
+    german = Stream(server, f"/events/{ticket}?host={HOST}&lang=de")
+    try:
+        english.event(hello=True)
+        german.event(hello=True)
+        version = saved_on_the_sheet(user, game, 1, players[1].pk)
+        assert fresh(english, version)["event"] == "answer"
+        event = fresh(german, version)
+        assert (event["event"], json.loads(event["data"])["v"]) == ("change", version)
+    finally:
+        english.close()
+        german.close()
+
+
 def test_a_revoked_guest_gets_no_answer(server: str, user: User) -> None:
     players = make_players("Ana", "Bo", "Cy", created_by=user)
     game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})

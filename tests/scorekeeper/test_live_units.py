@@ -277,16 +277,16 @@ def test_a_pushed_answer_is_one_event_of_plain_data_lines() -> None:
 def test_only_the_owner_and_guests_are_pushed_answers() -> None:
     from scorekeeper.live.pushed import fragment_keys
 
-    assert fragment_keys(5, 9, "1.5", 8, 0, ("owner", False, "h"))
-    assert fragment_keys(5, 9, "1.5", 8, None, ("score", True, "h"))
-    assert fragment_keys(5, 9, "1.5", 8, None, ("watch", True, "h"))
+    assert fragment_keys(5, 9, "1.5", 8, 0, ("owner", False, "h", "en"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("score", True, "h", "en"))
+    assert fragment_keys(5, 9, "1.5", 8, None, ("watch", True, "h", "en"))
     for kind in ("manage", "score", "watch"):  # accounts whose access may end meanwhile
-        assert fragment_keys(5, 9, "1.5", 8, 0, (kind, False, "h")) == []
+        assert fragment_keys(5, 9, "1.5", 8, 0, (kind, False, "h", "en")) == []
 
 
 def test_an_ended_stream_is_sent_nothing_more() -> None:
     hub = Hub()
-    ended, open_ = hub.subscribe(3, 71, ("watch", True, "h")), hub.subscribe(3)
+    ended, open_ = hub.subscribe(3, 71, ("watch", True, "h", "en")), hub.subscribe(3)
     hub.revoke(3, 71)
     assert hub.subscribers(3) == [open_]
     ended.put(b"event: answer\ndata: x\n\n")
@@ -311,7 +311,7 @@ def test_a_change_read_with_its_answer_keeps_its_place_before_the_next() -> None
 
     async def heard(fails: bool) -> list[bytes | None]:
         hub, pusher = Hub(), Pusher(SlowReader(fails))  # type: ignore[arg-type]
-        phone = hub.subscribe(5, None, ("owner", False, "h"))
+        phone = hub.subscribe(5, None, ("owner", False, "h", "en"))
         deliver(hub, notify.payload(5, 9, 8, "1795844960.5"), pusher=pusher)
         deliver(hub, notify.payload(5, None, None), pusher=pusher)
         await pusher.idle()

@@ -1,0 +1,142 @@
+"""Which language a phone gets: the browser's Accept-Language by default, the switch in
+every page's footer (per device, and per account when signed in), the `lang` attribute
+and Content-Language; an API error in the asker's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from scorekeeper.models import AccountLanguage
+from tests.scorekeeper.factories import make_game, make_players
+
+COOKIE = settings.LANGUAGE_COOKIE_NAME
+
+
+def said(language: str, english: str) -> str:
+    """``english`` in ``language``, checked to be a translation (not English again)."""
+    with translation.override(language):
+        text = translation.gettext(english)
+    assert text != english, f"{english!r} has no {language} translation"
+    return text
+
+
+def html_lang(html: str) -> str:
+    found = re.search(r'<html lang="([^"]+)"', html)
+    assert found
+    return found[1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_a_fresh_browser_gets_its_accept_language(language: str) -> None:
+    response = Client().get("/", headers={"accept-language": f"{language},en;q=0.5"})
+    html = response.content.decode()
+    assert html_lang(html) == language
+    assert response["Content-Language"] == language
+    assert "Accept-Language" in response["Vary"]
+    assert f">{said(language, 'Rules')}</a>" in html
+    # the scripts' words come in the same language, from a static file
+    assert f"jsi18n/{language}/djangojs.js" in html
+
+
+@pytest.mark.django_db
+def test_an_unknown_language_falls_back_to_english() -> None:
+    response = Client().get("/", headers={"accept-language": "fi"})
+    assert html_lang(response.content.decode()) == "en"
+    assert response["Content-Language"] == "en"
+
+
+@pytest.mark.django_db
+def test_a_region_gets_its_language() -> None:
+    response = Client().get("/", headers={"accept-language": "es-MX"})
+    assert html_lang(response.content.decode()) == "es"
+
+
+@pytest.mark.django_db
+def test_the_switch_keeps_the_choice_on_this_device_and_goes_back() -> None:
+    client = Client()
+    response = client.post("/i18n/setlang/", {"language": "de", "next": "/rules/"})
+    assert response.status_code == 302
+    assert response["Location"] == "/rules/"
+    assert response.cookies[COOKIE].value == "de"
+    # the cookie beats the browser's own language
+    page = client.get("/rules/", headers={"accept-language": "es"})
+    assert html_lang(page.content.decode()) == "de"
+
+
+@pytest.mark.django_db
+def test_the_switch_refuses_a_language_we_do_not_have() -> None:
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert COOKIE not in client.cookies
+
+
+@pytest.mark.django_db
+def test_the_switch_goes_back_only_to_this_site() -> None:
+    response = Client().post("/i18n/setlang/", {"language": "es", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+@pytest.mark.django_db
+def test_every_page_offers_the_switch_with_the_current_language_marked() -> None:
+    html = Client().get("/", headers={"accept-language": "es"}).content.decode()
+    form = html[html.index('class="language-switch"') :]
+    form = form[: form.index("</form>")]
+    assert re.search(r'value="es"[^>]*aria-current="true"', form)
+    for code, name in settings.LANGUAGES:
+        assert f'value="{code}"' in form
+        assert f'lang="{code}"' in form
+        assert name in form
+
+
+@pytest.mark.django_db
+def test_a_signed_in_account_keeps_its_language_for_its_other_devices(user: User) -> None:
+    phone = Client()
+    phone.force_login(user)
+    phone.post("/i18n/setlang/", {"language": "es", "next": "/"})
+    assert AccountLanguage.objects.get(user=user).language == "es"
+
+    other = Client()  # another device, which speaks German
+    response = other.post(
+        "/accounts/login/",
+        {"username": "ana", "password": "table-talk-42"},
+        headers={"accept-language": "de"},
+    )
+    assert response.status_code == 302
+    assert response.cookies[COOKIE].value == "es"
+    page = other.get("/", headers={"accept-language": "de"})
+    assert html_lang(page.content.decode()) == "es"
+
+
+@pytest.mark.django_db
+def test_signing_in_without_a_chosen_language_leaves_the_device_as_it_is(user: User) -> None:
+    client = Client()
+    response = client.post("/accounts/login/", {"username": "ana", "password": "table-talk-42"})
+    assert response.status_code == 302
+    assert COOKIE not in response.cookies
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_an_api_error_in_the_askers_language(user: User, language: str) -> None:
+    api = APIClient()
+    api.force_authenticate(user)
+    players = make_players("P1", "P2", "P3", created_by=user)
+    game = make_game(user, "dirt", players)
+    english = api.post(f"/api/v1/games/{game.pk}/hands/", {"winner": 0}, format="json")
+    asked = api.post(
+        f"/api/v1/games/{game.pk}/hands/",
+        {"winner": 0},
+        format="json",
+        headers={"accept-language": language},
+    )
+    assert english.status_code == asked.status_code == 400
+    assert asked["Content-Language"] == language
+    assert english.json() != asked.json()
