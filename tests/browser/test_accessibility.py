@@ -1,11 +1,13 @@
-"""Every page, at 360 px, in the light and the dark theme: no axe-core violation of any
-impact, nothing wider than the screen however long the names, text of 14 px or more
-(12 px for footnotes), and every control at least 44×44 px.
+"""Every page, at 360 px, in the light and the dark theme and in every language (the
+browser's own, as a phone set to German sends it): no axe-core violation of any impact,
+nothing wider than the screen however long the names (or German words), text of 14 px
+or more (12 px for footnotes), and every control at least 44×44 px.
 
 To check a new page, add one line to :data:`PAGES`: its path may name anything
 :func:`seed` made (``{dirt_live}``, ``{league}``…); add to :func:`seed` what it needs.
 
-Set ``SCOREKEEPER_SCREENSHOTS=/some/dir`` to keep a screenshot of every page and theme."""
+Set ``SCOREKEEPER_SCREENSHOTS=/some/dir`` to keep a screenshot of every page, theme and
+language."""
 
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ from tests.browser.closing import close_context, quiet_page
 
 SMALL = {"width": 360, "height": 740}
 THEMES = ("light", "dark")
+#: (theme, language): English in both themes, each other language in one of them (German
+#: words are long: what overflows in one theme overflows in the other).
+LOOKS = (("light", "en"), ("dark", "en"), ("light", "de"), ("dark", "es"))
 PASSWORD = "table-talk-42"
 #: The longest name a player may have, with no space to break at.
 LONG = "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenhaf"[:60]
@@ -219,12 +224,15 @@ def seeded(
 
 @pytest.fixture(scope="module")
 def contexts(browser: Any, live_server: Any, seeded: dict[str, Any]) -> Iterator[dict[Any, Any]]:
-    """A 360 px phone per (theme, signed in): the theme comes from its cookie, as a
-    browser that chose it would send; signed in once, through the real form."""
+    """A 360 px phone per (theme, language, signed in): the theme comes from its cookie,
+    as a browser that chose it would send, the language from the browser's own
+    Accept-Language; signed in once, through the real form."""
     made: dict[Any, Any] = {}
-    for theme in THEMES:
+    for theme, language in LOOKS:
         for signed_in in (False, True):
-            ctx = browser.new_context(viewport=SMALL, is_mobile=True, has_touch=True)
+            ctx = browser.new_context(
+                viewport=SMALL, is_mobile=True, has_touch=True, locale=language
+            )
             ctx.set_default_timeout(15_000)
             ctx.add_cookies([{"name": "theme", "value": theme, "url": live_server.url}])
             if signed_in:
@@ -235,7 +243,7 @@ def contexts(browser: Any, live_server: Any, seeded: dict[str, Any]) -> Iterator
                 page.click("main button[type=submit]")
                 page.wait_for_url(f"{live_server.url}/")
                 page.close()
-            made[theme, signed_in] = ctx
+            made[theme, language, signed_in] = ctx
     yield made
     for ctx in made.values():
         close_context(ctx)
@@ -334,12 +342,17 @@ def _axe_violations(page: Any) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize(("theme", "language"), LOOKS, ids=["-".join(look) for look in LOOKS])
 @pytest.mark.parametrize("spec", PAGES, ids=lambda p: p.name)
 def test_page_is_usable_at_360_px(
-    spec: Page, theme: str, contexts: dict[Any, Any], live_server: Any, seeded: dict[str, Any]
+    spec: Page,
+    theme: str,
+    language: str,
+    contexts: dict[Any, Any],
+    live_server: Any,
+    seeded: dict[str, Any],
 ) -> None:
-    page = contexts[theme, spec.signed_in].new_page()
+    page = contexts[theme, language, spec.signed_in].new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
@@ -353,11 +366,13 @@ def test_page_is_usable_at_360_px(
             page.locator(spec.click).click()
             page.wait_for_load_state("networkidle")
         assert page.evaluate("document.documentElement.dataset.theme") == theme
+        assert page.evaluate("document.documentElement.lang") == language
         folder = os.environ.get("SCOREKEEPER_SCREENSHOTS")
         if folder:
             Path(folder).mkdir(parents=True, exist_ok=True)
             page.screenshot(
-                path=str(Path(folder) / f"a11y-{spec.name}-{theme}.png"), full_page=True
+                path=str(Path(folder) / f"a11y-{spec.name}-{theme}-{language}.png"),
+                full_page=True,
             )
         problems = {
             "axe": _axe_violations(page),
@@ -368,6 +383,6 @@ def test_page_is_usable_at_360_px(
         }
         failures = {k: v for k, v in problems.items() if v}
         if failures:
-            pytest.fail(f"{spec.name} ({theme}):\n" + json.dumps(failures, indent=1))
+            pytest.fail(f"{spec.name} ({theme}, {language}):\n" + json.dumps(failures, indent=1))
     finally:
         quiet_page(page)
