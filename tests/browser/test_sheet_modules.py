@@ -47,8 +47,13 @@ def test_the_sheet_runs_modules_and_no_classic_script_but_two(
     expect(page.locator("#entry.js")).to_be_visible()  # sheet.js ran
     scripts = page.evaluate(SCRIPTS)
     classic = [s["src"] for s in scripts if s["type"] in ("", "text/javascript")]
-    # theme.js runs before the page is painted; htmx (django-htmx's copy) is no module.
-    assert classic == ["/static/js/theme.js", "/static/django_htmx/htmx-2.min.js"], classic
+    # The scripts' words first (a static catalog, which every script may use); theme.js
+    # runs before the page is painted; htmx (django-htmx's copy) is no module.
+    assert classic == [
+        "/static/jsi18n/en/djangojs.js",
+        "/static/js/theme.js",
+        "/static/django_htmx/htmx-2.min.js",
+    ], classic
     modules = {s["src"] for s in scripts if s["type"] == "module"}
     assert {"/static/js/offline-sheet.js", "/static/js/live.js"} <= modules
     # What the modules import is no tag of the page: the outbox, the drafts…
