@@ -211,6 +211,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": version,
             "precache_json": json.dumps(urls),
             "search_script_json": json.dumps(static("js/rules-offline.js")),
+            "catalog_script_json": json.dumps(static(f"jsi18n/{language}/djangojs.js")),
             "minisearch_script_json": json.dumps(static("vendor/minisearch/index.js")),
             "offline_url_json": json.dumps(reverse("offline")),
             "search_url_json": json.dumps(reverse("rules_search")),

@@ -30,7 +30,8 @@ var SHEET_PATH = new RegExp("^" + "{{ sheet_of_game_0|escapejs }}"
 var SHEETS_KEPT = 12;
 var LOGOUT_URL = {{ logout_url_json }};
 
-importScripts({{ minisearch_script_json }}, {{ search_script_json }});
+/* The scripts' words in this phone's language first: the offline search's results use them. */
+importScripts({{ catalog_script_json }}, {{ minisearch_script_json }}, {{ search_script_json }});
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
