@@ -133,7 +133,7 @@ function enhance(panel) {
     var body = pad.querySelector(".pad-body");
     if (body) {
       body.setAttribute("role", "toolbar");
-      body.setAttribute("aria-label", "Cards for " + (pad.dataset.name || "this player"));
+      body.setAttribute("aria-label", interpolate(gettext("Cards for %(name)s"), { name: pad.dataset.name || gettext("this player") }, true));
     }
     addHint(panel, pad, kind, config, index);
     shortcuts(pad, kind);
