@@ -56,6 +56,7 @@ function past(d, number) { return !!(d && d.last && number > d.last); }
 /* The words "hand 3" in the page's language, as a pattern (null: English, whose own
  * pattern the callers use as they always did). */
 function handWords() {
+  // Translators: "hand 3": also finds the hand's number in the server's texts (legends, the save bar's label); the same words as the templates' translations.
   var words = gettext("hand %(number)s");
   if (words === "hand %(number)s" || words.indexOf("%(number)s") < 0) return null;
   return new RegExp(words.split("%(number)s").map(function (part) {

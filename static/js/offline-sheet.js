@@ -51,6 +51,7 @@ function handText(number) { return interpolate(gettext("Hand %(number)s"), { num
 /* The words "hand 3" in the page's language, as a pattern (null: English, whose own
  * pattern the callers use as they always did). */
 function handWords() {
+  // Translators: "hand 3": also finds the hand's number in the server's texts (legends, the save bar's label); the same words as the templates' translations.
   var words = gettext("hand %(number)s");
   if (words === "hand %(number)s" || words.indexOf("%(number)s") < 0) return null;
   return new RegExp(words.split("%(number)s").map(function (part) {
@@ -373,6 +374,7 @@ function reasonFrom(status, html) {
   var found = doc.querySelector(".entry-errors p, #sheet-notice .notice, .form-errors, main p");
   var text = found ? found.textContent.trim().replace(/\s+/g, " ").replace(/^Not saved[:.]\s*/, "") : "";
   // The page's heading in the page's language (the same words as the server's "Not saved").
+  // Translators: the start of the server's heading over a refused hand ("Not saved: 2 things to fix."); the same words as the templates' translation.
   var notSaved = gettext("Not saved");
   if (text.indexOf(notSaved) === 0 && /^[:.]/.test(text.slice(notSaved.length))) {
     text = text.slice(notSaved.length + 1).replace(/^\s+/, "");

@@ -56,7 +56,7 @@ document.addEventListener("sk:saved", function () {
   button.textContent = gettext("Undo");
   var more = document.createElement("span");
   more.className = "visually-hidden";
-  // Read after "Undo": the button's whole name is "Undo hand 3".
+  // Translators: read after "Undo" by screen readers: the button's whole name is "Undo hand 3".
   more.textContent = " " + interpolate(gettext("hand %(number)s"), { number: just.number }, true);
   button.appendChild(more);
   button.addEventListener("click", function () {

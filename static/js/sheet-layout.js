@@ -74,6 +74,7 @@ function padValue(pad, scoring) {
     // are still to enter); nothing to say before any are.
     var won = scoring !== "standard" ? "" : data.won !== undefined ? data.won : shown.replace(/^scores\s*/, "");
     if (/^0…?$/.test(won)) won = "";
+    // Translators: the save bar's summary of a player who went out ("Ana out +12").
     return won ? interpolate(gettext("out +%(points)s"), { points: won }, true) : gettext("out");
   }
   return (data.points !== undefined ? data.points : shown.replace(/\s*pts$/, "")) || "–";
@@ -106,6 +107,7 @@ function fromPreview(panel) {
   if (!error) return null;
   var said = text(error).replace(/^Not complete yet:\s*/, "");
   // The same words in the page's language (the server's "Not complete yet: …").
+  // Translators: the start of the server's preview error ("Not complete yet: …"); the same words as the templates' translation.
   var lead = gettext("Not complete yet:");
   return said.indexOf(lead) === 0 ? said.slice(lead.length).replace(/^\s+/, "") : said;
 }

@@ -287,6 +287,7 @@ function enhancePads(panel, form) {
     var suits = pad.querySelector(".pad-suits");
     var keys = pad.querySelector(".pad-keys");
 
+    // Translators: the suit button for a card entered without its suit (suits score nothing).
     var any = el("button", "pad-suit", gettext("Any"));
     any.type = "button";
     any.dataset.suit = "";

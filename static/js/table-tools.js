@@ -134,6 +134,7 @@ function render() {
   if (count) {
     count.textContent = String(state.penalty);
     // (The count stands before it, in its own element.)
+    // Translators: after a count shown apart: "Next player draws 2 cards".
     $("[data-penalty-unit]").textContent = ngettext("card", "cards", state.penalty);
     var box = $("[data-penalty-buttons]");
     var tools = state.tools && state.tools.penalty;
