@@ -8,7 +8,7 @@
  * place (after the sticky hand column) is a custom property set through the CSSOM.
  */
 
-function plural(n) { return n + (n === 1 ? " more column" : " more columns"); }
+function plural(n) { return interpolate(ngettext("%(n)s more column", "%(n)s more columns", n), { n: n }, true); }
 
 function update(scroller) {
   var frame = scroller.parentElement;
@@ -26,9 +26,9 @@ function update(scroller) {
   frame.classList.toggle("more-left", left > 0);
   if (sticky) frame.style.setProperty("--grid-cue-left", Math.round(edge - box.left) + "px");
   var said = "";
-  if (right && left) said = "The score sheet goes on: " + plural(right) + " to the right, " + plural(left) + " to the left. Scroll sideways to see them.";
-  else if (right) said = "The score sheet goes on: " + plural(right) + " to the right. Scroll sideways to see them.";
-  else if (left) said = "The score sheet goes on: " + plural(left) + " to the left.";
+  if (right && left) said = interpolate(gettext("The score sheet goes on: %(right)s to the right, %(left)s to the left. Scroll sideways to see them."), { right: plural(right), left: plural(left) }, true);
+  else if (right) said = interpolate(gettext("The score sheet goes on: %(right)s to the right. Scroll sideways to see them."), { right: plural(right) }, true);
+  else if (left) said = interpolate(gettext("The score sheet goes on: %(left)s to the left."), { left: plural(left) }, true);
   var line = frame.nextElementSibling;
   if (line && line.classList.contains("grid-cue-text") && line.textContent !== said) line.textContent = said;
 }

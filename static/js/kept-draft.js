@@ -40,19 +40,24 @@ function sessionDraft(game) {
 
 function lines(kept) {
   var names = kept.names || {};
-  function who(id) { return names[id] || "player " + id; }
-  var out = ["Hand " + kept.number], per = {}, order = [];
+  function who(id) { return names[id] || interpolate(gettext("player %(id)s"), { id: id }, true); }
+  var out = [interpolate(gettext("Hand %(number)s"), { number: kept.number }, true)], per = {}, order = [];
   kept.fields.forEach(function (p) {
     var name = p[0], value = String(p[1]).trim();
     if (!value) return;
     var m = /^(cards_left|cards|points|passes)_(\d+)$/.exec(name);
     if (m) {
       if (!per[m[2]]) { per[m[2]] = []; order.push(m[2]); }
-      per[m[2]].push({ cards: "cards " + value, points: value + " points", passes: value + " passes", cards_left: value + " cards left" }[m[1]]);
+      per[m[2]].push({
+        cards: interpolate(gettext("cards %(cards)s"), { cards: value }, true),
+        points: interpolate(gettext("%(n)s points"), { n: value }, true),
+        passes: interpolate(gettext("%(n)s passes"), { n: value }, true),
+        cards_left: interpolate(gettext("%(n)s cards left"), { n: value }, true)
+      }[m[1]]);
     } else if (name === "winner") {
-      out.push("Went out (or won): " + who(value));
+      out.push(interpolate(gettext("Went out (or won): %(name)s"), { name: who(value) }, true));
     } else if (name === "bower_holder") {
-      out.push("Bower: " + who(value));
+      out.push(interpolate(gettext("Bower: %(name)s"), { name: who(value) }, true));
     } else {
       out.push(name.replace(/_/g, " ") + ": " + value);
     }
@@ -88,10 +93,10 @@ function showKept(box) {
     var said = function (words) { status.textContent = words; };
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(text.join("\n")).then(
-        function () { said("Copied."); },
-        function () { said("Could not copy: select the lines above instead."); });
+        function () { said(gettext("Copied.")); },
+        function () { said(gettext("Could not copy: select the lines above instead.")); });
     } else {
-      said("Could not copy: select the lines above instead.");
+      said(gettext("Could not copy: select the lines above instead."));
     }
   });
   box.querySelector("[data-kept-forget]").addEventListener("click", function () {

@@ -23,7 +23,7 @@ function follow() {
   next.setAttribute("role", "status");
   var said = document.createElement("span");
   said.className = "night-next-moving";
-  said.textContent = " Opening it…";
+  said.textContent = " " + gettext("Opening it…");
   next.appendChild(said);
   window.setTimeout(function () { window.location.assign(next.dataset.follow); }, WAIT_MS);
 }

@@ -53,14 +53,27 @@ function past(d, number) { return !!(d && d.last && number > d.last); }
 
 // ---- the entry panel ------------------------------------------------------------
 
+/* The words "hand 3" in the page's language, as a pattern (null: English, whose own
+ * pattern the callers use as they always did). */
+function handWords() {
+  // Translators: "hand 3": also finds the hand's number in the server's texts (legends, the save bar's label); the same words as the templates' translations.
+  var words = gettext("hand %(number)s");
+  if (words === "hand %(number)s" || words.indexOf("%(number)s") < 0) return null;
+  return new RegExp(words.split("%(number)s").map(function (part) {
+    return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }).join("\\d+"), "i");
+}
+
 function renumberBar(panel, number) {
   var bar = panel.querySelector(".savebar");
   var said = bar && bar.getAttribute("aria-label");
-  if (said) bar.setAttribute("aria-label", said.replace(/\bhand \d+/i, function (m) { return m.replace(/\d+/, number); }));
+  if (said) {
+    bar.setAttribute("aria-label", said.replace(handWords() || /\bhand \d+/i, function (m) { return m.replace(/\d+/, number); }));
+  }
   var hand = panel.querySelector(".savebar-hand");
-  if (hand) hand.textContent = "Hand " + number;
+  if (hand) hand.textContent = interpolate(gettext("Hand %(number)s"), { number: number }, true);
   var link = panel.querySelector(".savebar-text");
-  if (link) link.title = "Go to the entry of hand " + number;
+  if (link) link.title = interpolate(gettext("Go to the entry of hand %(number)s"), { number: number }, true);
 }
 
 function endPanel(panel, d) {
@@ -68,8 +81,8 @@ function endPanel(panel, d) {
   var card = panel.querySelector(".entry-card");
   if (!card) return;
   card.textContent = "";
-  card.appendChild(el("h2", "", "No more hands"));
-  card.appendChild(el("p", "", "Hand " + d.last + " is the game's last: the result shows once the hands waiting are sent."));
+  card.appendChild(el("h2", "", gettext("No more hands")));
+  card.appendChild(el("p", "", interpolate(gettext("Hand %(number)s is the game's last: the result shows once the hands waiting are sent."), { number: d.last }, true)));
 }
 
 /* ``panel``: a copy of the server's panel (not in the page yet), renumbered to hand
@@ -80,11 +93,11 @@ function panel(node, number) {
   renumberBar(node, number);
   var hand = handOf(d, number);
   var small = node.querySelector("#entry-heading small");
-  if (small && hand) small.textContent = "· dealer " + hand.dealer + " · after the hands waiting to send";
+  if (small && hand) small.textContent = interpolate(gettext("· dealer %(dealer)s · after the hands waiting to send"), { dealer: hand.dealer }, true);
   if (!hand || !hand.known) {
     var form = node.querySelector("form.entry-form");
     if (form) form.insertBefore(el("p", "ahead-note small",
-      "What this entry shows of the scores is as before the hands waiting to send: the server scores this hand from the right ones once they are sent."), form.firstChild);
+      gettext("What this entry shows of the scores is as before the hands waiting to send: the server scores this hand from the right ones once they are sent.")), form.firstChild);
     return "unknown";
   }
   var pad = node.querySelector("#pad-config");
@@ -108,7 +121,7 @@ function banner(number) {
   if (past(d, number)) { box.hidden = true; return; }
   var hand = handOf(d, number);
   var head = box.querySelector(".banner-hand");
-  if (head && head.firstChild && head.firstChild.nodeType === 3) head.firstChild.textContent = "Hand " + number;
+  if (head && head.firstChild && head.firstChild.nodeType === 3) head.firstChild.textContent = interpolate(gettext("Hand %(number)s"), { number: number }, true);
   var dealer = box.querySelector(".banner-dealer strong");
   if (dealer && hand) dealer.textContent = hand.dealer;
   var hint = box.querySelector(".banner-reminder");
@@ -132,7 +145,7 @@ function banner(number) {
   } else {
     if (facts) facts.hidden = true;
     box.querySelector(".banner-main").after(el("p", "banner-later small",
-      "This hand's other facts show once the hands waiting are sent."));
+      gettext("This hand's other facts show once the hands waiting are sent.")));
   }
   box.dataset.local = "1";
 }
@@ -256,7 +269,7 @@ function standingsWith(d, table, running) {
   var order = running.map(function (v, i) { return i; });
   order.sort(function (a, b) { return d.low_wins ? running[a] - running[b] : running[b] - running[a]; });
   var list = el("ol", "standings-list");
-  list.setAttribute("aria-label", "Standings if the hands waiting are sent");
+  list.setAttribute("aria-label", gettext("Standings if the hands waiting are sent"));
   list.tabIndex = 0;  // it scrolls sideways: the keyboard may scroll it too
   order.forEach(function (i) {
     var place = 1 + order.findIndex(function (j) { return running[j] === running[i]; });
@@ -270,7 +283,7 @@ function standingsWith(d, table, running) {
     list.appendChild(item);
   });
   line.textContent = "";
-  line.appendChild(el("span", "standings-waiting", "If sent:"));
+  line.appendChild(el("span", "standings-waiting", gettext("If sent:")));
   line.appendChild(list);
   line.classList.add("waiting");
   line.dataset.waiting = "1";
@@ -295,7 +308,7 @@ function waiting(items) {
     var head = el("th", "hand-col");
     head.scope = "row";
     head.appendChild(el("span", "", item.number));
-    head.appendChild(el("span", "provisional-tag", "waiting to send"));
+    head.appendChild(el("span", "provisional-tag", gettext("waiting to send")));
     row.appendChild(head);
     var points = d && width === d.columns.length ? pointsOf(d, item) : null;
     if (!points) {
@@ -324,12 +337,12 @@ function waiting(items) {
     var cells = total ? total.querySelectorAll("td") : [];
     if (cells.length === running.length) {
       total.classList.add("has-waiting");
-      total.title = "With the hands waiting to send";
+      total.title = gettext("With the hands waiting to send");
       cells.forEach(function (td, i) {
         td.dataset.sent = td.textContent;
         td.textContent = String(running[i]);
       });
-      total.querySelector("th").appendChild(el("span", "provisional-tag", "with waiting"));
+      total.querySelector("th").appendChild(el("span", "provisional-tag", gettext("with waiting")));
     }
     standingsWith(d, table, running);
   }

@@ -97,7 +97,7 @@ function takeOlder(game, number) {
 
 var labels = {};   // player id -> name, read from the panel
 var labelsOf = null;   // the game they are of
-var verb = "went out";
+var verb = "out";   // how the panel asks who won the hand: "out", "won" or "claimed"
 
 function namesFor(game) {
   if (labelsOf === game) return;
@@ -109,7 +109,7 @@ function namesFor(game) {
 
 function learnNames(game, panel) {
   namesFor(game);
-  verb = panel.querySelector(".winner-buttons") ? "won it" : panel.querySelector(".suit-pick") ? "claimed" : "went out";
+  verb = panel.querySelector(".winner-buttons") ? "won" : panel.querySelector(".suit-pick") ? "claimed" : "out";
   panel.querySelectorAll("[data-player][data-name]").forEach(function (node) {
     labels[node.dataset.player] = node.dataset.name;
   });
@@ -124,7 +124,13 @@ function learnNames(game, panel) {
   try { window.sessionStorage.setItem("sk:names:" + game, JSON.stringify(labels)); } catch (e) { /* fine */ }
 }
 
-function nameOf(id) { return labels[id] || "player " + id; }
+function nameOf(id) { return labels[id] || interpolate(gettext("player %(id)s"), { id: id }, true); }
+
+/* "Ana went out" (or won it, or claimed). */
+function winnerText(name) {
+  var said = verb === "won" ? gettext("%(name)s won it") : verb === "claimed" ? gettext("%(name)s claimed") : gettext("%(name)s went out");
+  return interpolate(said, { name: name }, true);
+}
 
 function summaryOf(game, pairs) {
   namesFor(game);
@@ -135,22 +141,27 @@ function summaryOf(game, pairs) {
     var m = /^(cards|points|passes|cards_left)_(\d+)$/.exec(name);
     if (m) {
       if (!per[m[2]]) { per[m[2]] = []; order.push(m[2]); }
-      var text = { cards: value, points: value + " pts", passes: value + " passes", cards_left: value + " cards left" }[m[1]];
+      var text = {
+        cards: value,
+        points: interpolate(gettext("%(n)s pts"), { n: value }, true),
+        passes: interpolate(gettext("%(n)s passes"), { n: value }, true),
+        cards_left: interpolate(gettext("%(n)s cards left"), { n: value }, true)
+      }[m[1]];
       per[m[2]].push(text);
     } else if (name === "winner") {
-      parts.unshift(nameOf(value) + " " + verb);
+      parts.unshift(winnerText(nameOf(value)));
     } else if (name === "suit") {
-      parts.push("suit " + value);
+      parts.push(interpolate(gettext("suit %(suit)s"), { suit: value }, true));
     } else if (name === "surplus") {
-      parts.push("surplus " + value);
+      parts.push(interpolate(gettext("surplus %(cards)s"), { cards: value }, true));
     } else if (name === "bower_holder") {
-      parts.push("bower with " + nameOf(value));
+      parts.push(interpolate(gettext("bower with %(name)s"), { name: nameOf(value) }, true));
     } else if (name === "surplus_count") {
-      parts.push(value + " surplus");
+      parts.push(interpolate(gettext("%(n)s surplus"), { n: value }, true));
     }
   });
   order.forEach(function (id) { parts.push(nameOf(id) + ": " + per[id].join(", ")); });
-  return parts.join(" · ") || "nothing entered";
+  return parts.join(" · ") || gettext("nothing entered");
 }
 
 export const drafts = {

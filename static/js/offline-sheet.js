@@ -46,7 +46,25 @@ function el(tag, className, text) {
   return node;
 }
 
-function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+function handText(number) { return interpolate(gettext("Hand %(number)s"), { number: number }, true); }
+
+/* The words "hand 3" in the page's language, as a pattern (null: English, whose own
+ * pattern the callers use as they always did). */
+function handWords() {
+  // Translators: "hand 3": also finds the hand's number in the server's texts (legends, the save bar's label); the same words as the templates' translations.
+  var words = gettext("hand %(number)s");
+  if (words === "hand %(number)s" || words.indexOf("%(number)s") < 0) return null;
+  return new RegExp(words.split("%(number)s").map(function (part) {
+    return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }).join("\\d+"), "i");
+}
+
+/* A server's text about one hand, about hand ``to`` instead ("Who won hand 3?"). */
+function renumbered(text, to) {
+  var words = handWords();
+  if (!words) return text.replace(/\bhand \d+\b/, "hand " + to);
+  return text.replace(words, function (m) { return m.replace(/\d+/, String(to)); });
+}
 
 function isHand(item) { return store.kindOf(item) === "hand"; }
 function pending() { return items.filter(function (i) { return i.state !== "held"; }); }
@@ -78,7 +96,7 @@ function holdOvertaken(number) {
       key: store.newKey(), kind: "hand", game: game, number: n, action: "", body: "",
       fields: draft.fields, summary: drafts.summaryOf(game, draft.fields), seq: store.nextSeq(),
       savedAt: new Date().toISOString(), state: "held",
-      reason: "Hand " + n + " was saved on another phone while this entry was being made: it was not sent."
+      reason: interpolate(gettext("Hand %(number)s was saved on another phone while this entry was being made: it was not sent."), { number: n }, true)
     };
     items.push(item);
     store.put(item).catch(function () { /* kept on screen for now */ });
@@ -104,26 +122,26 @@ function render() {
   status.setAttribute("role", "status");
   if (offline) {
     var p = el("p", "outbox-offline");
-    p.appendChild(el("strong", "", "Offline."));
-    p.appendChild(document.createTextNode(" Hands you save are kept on this phone and sent when the connection returns."));
+    p.appendChild(el("strong", "", gettext("Offline.")));
+    p.appendChild(document.createTextNode(" " + gettext("Hands you save are kept on this phone and sent when the connection returns.")));
     status.appendChild(p);
   }
   if (wait.length) {
     var line = el("p", "outbox-waiting");
-    line.appendChild(el("strong", "", plural(wait.length, "hand", "hands") + " waiting to send"));
-    var when = flushing ? " · sending…" : offline ? " · sent when back online" :
-      retryAt ? " · next try in " + Math.max(1, Math.round((retryAt - Date.now()) / 1000)) + " s" : "";
+    line.appendChild(el("strong", "", interpolate(ngettext("%(n)s hand waiting to send", "%(n)s hands waiting to send", wait.length), { n: wait.length }, true)));
+    var when = flushing ? " · " + gettext("sending…") : offline ? " · " + gettext("sent when back online") :
+      retryAt ? " · " + interpolate(gettext("next try in %(seconds)s s"), { seconds: Math.max(1, Math.round((retryAt - Date.now()) / 1000)) }, true) : "";
     line.appendChild(document.createTextNode(when));
     status.appendChild(line);
     var list = el("ol", "outbox-list");
     wait.forEach(function (item) {
       var li = el("li", "outbox-item");
-      li.appendChild(el("strong", "", "Hand " + item.number));
+      li.appendChild(el("strong", "", handText(item.number)));
       li.appendChild(document.createTextNode(" · " + item.summary));
       list.appendChild(li);
     });
     status.appendChild(list);
-    if (!offline && !flushing) status.appendChild(button("Send now", "secondary outbox-send", function () { flush(); }));
+    if (!offline && !flushing) status.appendChild(button(gettext("Send now"), "secondary outbox-send", function () { flush(); }));
   }
   if (note) status.appendChild(el("p", "outbox-note", note));
   if (status.childNodes.length) outbox.appendChild(status);
@@ -133,7 +151,7 @@ function render() {
     box.setAttribute("role", "alert");
     box.dataset.key = item.key;
     var head = el("p", "outbox-held-head");
-    head.appendChild(el("strong", "", "Hand " + item.number + " was not saved."));
+    head.appendChild(el("strong", "", interpolate(gettext("Hand %(number)s was not saved."), { number: item.number }, true)));
     head.appendChild(document.createTextNode(" " + (item.reason || "")));
     box.appendChild(head);
     box.appendChild(el("p", "outbox-held-entry", item.summary));
@@ -141,12 +159,12 @@ function render() {
     if (item.confirm) {
       // An unlikely hand: the server asks before saving it (see confirm.js).
       (item.question || []).forEach(function (line) { box.insertBefore(el("p", "entry-confirm-line", line), box.lastChild); });
-      actions.appendChild(button("Save anyway", "outbox-confirm", function () { confirmHeld(item); }));
-      if (panel) actions.appendChild(button("Fix it", "secondary outbox-reenter", function () { reenter(item); }));
+      actions.appendChild(button(gettext("Save anyway"), "outbox-confirm", function () { confirmHeld(item); }));
+      if (panel) actions.appendChild(button(gettext("Fix it"), "secondary outbox-reenter", function () { reenter(item); }));
     } else if (panel) {
-      actions.appendChild(button("Enter it as hand " + panel.dataset.number, "outbox-reenter", function () { reenter(item); }));
+      actions.appendChild(button(interpolate(gettext("Enter it as hand %(number)s"), { number: panel.dataset.number }, true), "outbox-reenter", function () { reenter(item); }));
     }
-    actions.appendChild(button("Discard it", "secondary outbox-discard", function () { discard(item); }));
+    actions.appendChild(button(gettext("Discard it"), "secondary outbox-discard", function () { discard(item); }));
     box.appendChild(actions);
     outbox.appendChild(box);
   });
@@ -167,12 +185,12 @@ function reenter(item) {
   var number = panel.dataset.number;
   var form = panel.querySelector("form.entry-form");
   if (form && !isEmpty(fieldsOf(form)) &&
-      !window.confirm("Replace the entry in progress for hand " + number + " with hand " + item.number + "'s?")) return;
+      !window.confirm(interpolate(gettext("Replace the entry in progress for hand %(number)s with hand %(other)s's?"), { number: number, other: item.number }, true))) return;
   writeDraft(number, item.fields);
   items = items.filter(function (i) { return i.key !== item.key; });
   store.remove(item.key).catch(function () { /* already gone */ });
   renderPanel(Number(number));
-  say("Hand " + item.number + "'s entry is in the form as hand " + number + ": check it, then save.");
+  say(interpolate(gettext("Hand %(other)s's entry is in the form as hand %(number)s: check it, then save."), { other: item.number, number: number }, true));
   var fresh = document.getElementById("entry");
   if (fresh) fresh.scrollIntoView({ block: "start" });
 }
@@ -193,10 +211,10 @@ function confirmHeld(item) {
 }
 
 function discard(item) {
-  if (!window.confirm("Discard hand " + item.number + "'s entry? It was never saved.")) return;
+  if (!window.confirm(interpolate(gettext("Discard hand %(number)s's entry? It was never saved."), { number: item.number }, true))) return;
   items = items.filter(function (i) { return i.key !== item.key; });
   store.remove(item.key).catch(function () { /* already gone */ });
-  say("Hand " + item.number + "'s entry was discarded.");
+  say(interpolate(gettext("Hand %(number)s's entry was discarded."), { number: item.number }, true));
 }
 
 // ---- the entry panel --------------------------------------------------------------
@@ -217,15 +235,15 @@ function renderPanel(number) {
     if (field) field.value = String(number);
     var heading = panel.querySelector("#entry-heading");
     if (heading) {
-      heading.textContent = "Enter hand " + number + " ";
-      heading.appendChild(el("small", "muted", "· after the hands waiting to send"));
+      heading.textContent = interpolate(gettext("Enter hand %(number)s"), { number: number }, true) + " ";
+      heading.appendChild(el("small", "muted", gettext("· after the hands waiting to send")));
     }
     panel.querySelectorAll(".entry-save").forEach(function (b) {
-      if (!b.classList.contains("winner-button")) b.textContent = "Save hand " + number;
+      if (!b.classList.contains("winner-button")) b.textContent = interpolate(gettext("Save hand %(number)s"), { number: number }, true);
     });
     panel.querySelectorAll("legend, h3").forEach(function (n) {
       n.childNodes.forEach(function (t) {
-        if (t.nodeType === 3) t.textContent = t.textContent.replace(/\bhand \d+\b/, "hand " + number);
+        if (t.nodeType === 3) t.textContent = renumbered(t.textContent, number);
       });
     });
     // The coming hand's dealer, pad values and facts, where the sheet carries them.
@@ -355,10 +373,16 @@ function reasonFrom(status, html) {
   var doc = new DOMParser().parseFromString(html || "", "text/html");
   var found = doc.querySelector(".entry-errors p, #sheet-notice .notice, .form-errors, main p");
   var text = found ? found.textContent.trim().replace(/\s+/g, " ").replace(/^Not saved[:.]\s*/, "") : "";
+  // The page's heading in the page's language (the same words as the server's "Not saved").
+  // Translators: the start of the server's heading over a refused hand ("Not saved: 2 things to fix."); the same words as the templates' translation.
+  var notSaved = gettext("Not saved");
+  if (text.indexOf(notSaved) === 0 && /^[:.]/.test(text.slice(notSaved.length))) {
+    text = text.slice(notSaved.length + 1).replace(/^\s+/, "");
+  }
   text = text.charAt(0).toUpperCase() + text.slice(1);
-  if (status === 403) return "You may not change this sheet any more.";
-  if (status === 404) return "The game is gone: it was deleted, or it is no longer shared with you.";
-  return text || "The server refused it (" + status + ").";
+  if (status === 403) return gettext("You may not change this sheet any more.");
+  if (status === 404) return gettext("The game is gone: it was deleted, or it is no longer shared with you.");
+  return text || interpolate(gettext("The server refused it (%(status)s)."), { status: status }, true);
 }
 
 /* The question an unlikely hand came back with: { lines, token }, or null. */
@@ -369,7 +393,7 @@ function questionFrom(html) {
   var lines = Array.prototype.map.call(box.querySelectorAll(".entry-confirm-line"), function (p) {
     return p.textContent.trim();
   });
-  return { lines: lines.concat(["Save anyway?"]), token: box.dataset.confirm };
+  return { lines: lines.concat([gettext("Save anyway?")]), token: box.dataset.confirm };
 }
 
 /* The answer of a saved hand is the table's live answer, every part out of band
@@ -417,7 +441,7 @@ function sendOne(item, direct) {
     var reswap = xhr.getResponseHeader("HX-Reswap") || "";
     var signedOut = !!xhr.responseURL && new URL(xhr.responseURL).pathname === loginPath;
     if (signedOut || status >= 500 || status === 429 || status === 408 || status === 0) {
-      if (signedOut) say("Sign in again: the hands kept on this phone are sent once you are signed in.");
+      if (signedOut) say(gettext("Sign in again: the hands kept on this phone are sent once you are signed in."));
       throw new Error("not yet");
     }
     // An expired form token (a sign-in, or a late answer that set the cookie back):
@@ -438,7 +462,7 @@ function sendOne(item, direct) {
     item.reason = reasonFrom(status, html);
     var asked = status === 422 ? questionFrom(html) : null;
     if (asked) {
-      item.reason = "It waits for a yes:";
+      item.reason = gettext("It waits for a yes:");
       item.question = asked.lines;
       item.confirm = asked.token;
     }
@@ -507,7 +531,7 @@ function flush() {
     if (sent || refused) {
       if (last && (last.status === 200 || last.status === 409)) swapSheet(last.html, last.reswap);
       else refreshSheet();
-      if (sent) say(plural(sent, "hand", "hands") + " kept on this phone " + (sent === 1 ? "was" : "were") + " sent and saved.");
+      if (sent) say(interpolate(ngettext("%(n)s hand kept on this phone was sent and saved.", "%(n)s hands kept on this phone were sent and saved.", sent), { n: sent }, true));
     }
     render();
   });
@@ -563,7 +587,7 @@ document.addEventListener("htmx:beforeRequest", function (e) {
     e.preventDefault();
   } else if (!navigator.onLine && elt.closest && elt.closest("#sheet")) {
     e.preventDefault();   // nothing to ask the server offline
-    if (elt.id !== "preview") say("Offline: that needs the connection. Hands you save are kept on this phone.");
+    if (elt.id !== "preview") say(gettext("Offline: that needs the connection. Hands you save are kept on this phone."));
   }
 });
 

@@ -90,12 +90,12 @@ function vertical(list, from, step) {
 
 function hintText(kind, config) {
   if (kind === "uno") {
-    return "Keys: 0–9 add that card, S skip, R reverse, D draw two, W wild, F wild draw four; " +
-      "Backspace takes the last card back; arrows move between the buttons.";
+    return gettext("Keys: 0–9 add that card, S skip, R reverse, D draw two, W wild, F wild draw four; Backspace takes the last card back; arrows move between the buttons.");
   }
   var jokers = config && config.values && config.values.some(function (v) { return v.key === "JK"; });
-  return "Keys: A K Q J, 2–9, 0 for 10" + (jokers ? ", X for a joker" : "") +
-    "; S H D C pick the suit of the next card; Backspace takes the last card back; arrows move between the buttons.";
+  return jokers ?
+    gettext("Keys: A K Q J, 2–9, 0 for 10, X for a joker; S H D C pick the suit of the next card; Backspace takes the last card back; arrows move between the buttons.") :
+    gettext("Keys: A K Q J, 2–9, 0 for 10; S H D C pick the suit of the next card; Backspace takes the last card back; arrows move between the buttons.");
 }
 
 function addHint(panel, pad, kind, config, index) {
@@ -133,7 +133,7 @@ function enhance(panel) {
     var body = pad.querySelector(".pad-body");
     if (body) {
       body.setAttribute("role", "toolbar");
-      body.setAttribute("aria-label", "Cards for " + (pad.dataset.name || "this player"));
+      body.setAttribute("aria-label", interpolate(gettext("Cards for %(name)s"), { name: pad.dataset.name || gettext("this player") }, true));
     }
     addHint(panel, pad, kind, config, index);
     shortcuts(pad, kind);

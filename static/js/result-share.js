@@ -20,11 +20,12 @@ function copyBySelection(field) {
   }
 }
 
-function copy(root, text, field, what) {
-  var done = function () { say(root, what + " copied."); };
+/* ``copied``: what to say once it is copied; ``select``: what to say when it cannot be. */
+function copy(root, text, field, copied, select) {
+  var done = function () { say(root, copied); };
   var fallback = function () {
     if (field && copyBySelection(field)) done();
-    else say(root, "Select the " + what.toLowerCase() + " and copy it.");
+    else say(root, select);
   };
   // The Clipboard API needs a secure context (https or localhost).
   if (navigator.clipboard && window.isSecureContext) {
@@ -37,7 +38,7 @@ function copy(root, text, field, what) {
 function failed(root) {
   return function (error) {
     if (error && error.name === "AbortError") return;
-    say(root, "Sharing did not work here: copy or download instead.");
+    say(root, gettext("Sharing did not work here: copy or download instead."));
   };
 }
 
@@ -99,9 +100,9 @@ document.addEventListener("click", function (event) {
   var link = root.querySelector("[data-result-public-url]");
   var url = link ? link.href : undefined;
   if (button.hasAttribute("data-result-copy")) {
-    copy(root, field.value, field, "Result");
+    copy(root, field.value, field, gettext("Result copied."), gettext("Select the result and copy it."));
   } else if (button.hasAttribute("data-result-copy-link")) {
-    copy(root, url, null, "Link");
+    copy(root, url, null, gettext("Link copied."), gettext("Select the link and copy it."));
   } else if (button.hasAttribute("data-result-share")) {
     var data = { title: root.dataset.title, text: field.value };
     if (url) data.url = url;

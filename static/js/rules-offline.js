@@ -15,6 +15,17 @@
 (function (root) {
   "use strict";
 
+  // The page's JavaScript catalog (gettext…). The service worker, where the results
+  // are made, has none: there the texts stay English.
+  var gettext = typeof root.gettext === "function" ? root.gettext : function (s) { return s; };
+  var ngettext = typeof root.ngettext === "function" ? root.ngettext :
+    function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = typeof root.interpolate === "function" ? root.interpolate :
+    function (fmt, obj) { return fmt.replace(/%\(\w+\)s/g, function (m) { return String(obj[m.slice(2, -2)]); }); };
+
+  /* A text of the catalog as HTML, its %(names)s filled with ``values`` (HTML already). */
+  function said(text, values) { return interpolate(escapeHtml(text), values || {}, true); }
+
   var MAX_HITS = 10;
   var MIN_RELATIVE_SCORE = 0.25;
   var WORDS = /([\n\r\p{Z}\p{P}]+)/u; // MiniSearch's word boundaries, kept by split()
@@ -78,17 +89,18 @@
     var ruleset = options.ruleset || "";
     var panel = !!options.panel;
     var rulesetName = engine.rulesets[ruleset] || "";
-    var inGame = rulesetName ? " in " + escapeHtml(rulesetName) : "";
     var html = ['<div id="' + (panel ? "rules-panel-results" : "rules-results") +
       '" class="rules-results" aria-live="polite">'];
     if (q) {
       if (options.offline) {
-        html.push('<p class="rules-offline-note">Offline: searching the rules saved on this device.</p>');
+        html.push('<p class="rules-offline-note">' + said(gettext("Offline: searching the rules saved on this device.")) + "</p>");
       }
       var hits = search(engine, q, ruleset);
       if (hits.length) {
-        html.push('<p class="rules-results-count">' + hits.length + " section" +
-          (hits.length === 1 ? "" : "s") + " for “" + escapeHtml(q) + "”" + inGame + "</p>");
+        var found = { n: hits.length, q: escapeHtml(q), game: escapeHtml(rulesetName) };
+        html.push('<p class="rules-results-count">' + said(rulesetName ?
+          ngettext("%(n)s section for “%(q)s” in %(game)s", "%(n)s sections for “%(q)s” in %(game)s", hits.length) :
+          ngettext("%(n)s section for “%(q)s”", "%(n)s sections for “%(q)s”", hits.length), found) + "</p>");
         html.push('<ol class="rules-hits">');
         hits.forEach(function (hit) {
           var here = panel && hit.ruleset === ruleset;
@@ -101,16 +113,19 @@
         });
         html.push("</ol>");
       } else {
-        html.push('<div class="rules-no-hits"><p><strong>Nothing in the rules matches “' +
-          escapeHtml(q) + "”" + inGame + ".</strong></p>");
+        html.push('<div class="rules-no-hits"><p><strong>' + said(rulesetName ?
+          gettext("Nothing in the rules matches “%(q)s” in %(game)s.") : gettext("Nothing in the rules matches “%(q)s”."),
+          { q: escapeHtml(q), game: escapeHtml(rulesetName) }) + "</strong></p>");
         if (ruleset && search(engine, q, "").length) {
           var params = new URLSearchParams({ q: q });
           if (panel) params.set("panel", "1");
-          html.push('<ul class="rules-suggestions"><li><a href="' +
+          var link = '<a href="' +
             escapeHtml(options.searchUrl + "?" + params) + '" data-suggest-q="' + escapeHtml(q) +
-            '" data-suggest-ruleset="">Search all games</a> for “' + escapeHtml(q) + "”</li></ul>");
+            '" data-suggest-ruleset="">' + said(gettext("Search all games")) + "</a>";
+          html.push('<ul class="rules-suggestions"><li>' +
+            said(gettext("%(search_all)s for “%(q)s”"), { search_all: link, q: escapeHtml(q) }) + "</li></ul>");
         }
-        html.push('<p class="rules-tip">Try one word a player would say: wild, skip, ante, bower, last card.</p></div>');
+        html.push('<p class="rules-tip">' + said(gettext("Try one word a player would say: wild, skip, ante, bower, last card.")) + "</p></div>");
       }
     }
     html.push("</div>");

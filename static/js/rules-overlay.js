@@ -15,8 +15,11 @@ function load(dialog, url) {
   var body = dialog.querySelector("[data-rules-body]");
   if (!body || body.getAttribute("data-loaded") === "1") return;
   var failed = function () {
-    body.innerHTML = '<p class="rules-loading">The rules could not be loaded. ' +
-      "Check the connection, or open them in a new tab.</p>";
+    var said = document.createElement("p");
+    said.className = "rules-loading";
+    said.textContent = gettext("The rules could not be loaded. Check the connection, or open them in a new tab.");
+    body.textContent = "";
+    body.appendChild(said);
   };
   window.htmx.ajax("GET", url, { source: body, target: body, swap: "innerHTML" }).then(function () {
     if (body.querySelector("[data-rules-panel-for]")) body.setAttribute("data-loaded", "1");

@@ -53,10 +53,11 @@ document.addEventListener("sk:saved", function () {
   button.type = "submit";
   button.className = "button secondary savebar-undo";
   button.setAttribute("form", "savebar-undo");
-  button.textContent = "Undo";
+  button.textContent = gettext("Undo");
   var more = document.createElement("span");
   more.className = "visually-hidden";
-  more.textContent = " hand " + just.number;
+  // Translators: read after "Undo" by screen readers: the button's whole name is "Undo hand 3".
+  more.textContent = " " + interpolate(gettext("hand %(number)s"), { number: just.number }, true);
   button.appendChild(more);
   button.addEventListener("click", function () {
     // The form posts (htmx); the bar's own Undo goes at once.

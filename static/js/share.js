@@ -32,9 +32,9 @@ function enhance(input) {
   if (copy) {
     copy.hidden = false;
     copy.addEventListener("click", function () {
-      var done = function () { say("Link copied."); };
+      var done = function () { say(gettext("Link copied.")); };
       var fallback = function () {
-        say(copyBySelection() ? "Link copied." : "Select the link above and copy it.");
+        say(copyBySelection() ? gettext("Link copied.") : gettext("Select the link above and copy it."));
       };
       // The Clipboard API needs a secure context (https or localhost).
       if (navigator.clipboard && window.isSecureContext) {
@@ -53,7 +53,7 @@ function enhance(input) {
         text: share.dataset.text,
         url: input.value,
       }).catch(function (error) {
-        if (error && error.name !== "AbortError") say("Sharing did not work: copy the link instead.");
+        if (error && error.name !== "AbortError") say(gettext("Sharing did not work: copy the link instead."));
       });
     });
   }

@@ -65,21 +65,25 @@ function reveal(node) {
 // ---- the save bar ------------------------------------------------------------------
 
 function padValue(pad, scoring) {
-  var shown = text(pad.querySelector(".pad-points"));
+  var node = pad.querySelector(".pad-points");
+  var shown = text(node);
+  // What sheet.js shows, as data (data-points, data-won): the words are the page's language.
+  var data = node ? node.dataset : {};
   if (pad.classList.contains("is-out")) {
     // Dirty UNO standard: whoever went out scores the others' cards ("…" while some
     // are still to enter); nothing to say before any are.
-    var won = scoring === "standard" ? shown.replace(/^scores\s*/, "") : "";
+    var won = scoring !== "standard" ? "" : data.won !== undefined ? data.won : shown.replace(/^scores\s*/, "");
     if (/^0…?$/.test(won)) won = "";
-    return "out" + (won ? " +" + won : "");
+    // Translators: the save bar's summary of a player who went out ("Ana out +12").
+    return won ? interpolate(gettext("out +%(points)s"), { points: won }, true) : gettext("out");
   }
-  return shown.replace(/\s*pts$/, "") || "–";
+  return (data.points !== undefined ? data.points : shown.replace(/\s*pts$/, "")) || "–";
 }
 
 function padCards(pad) {
-  if (pad.classList.contains("is-out")) return "went out";
+  if (pad.classList.contains("is-out")) return gettext("went out");
   if (pad.dataset.mode === "points") {
-    return pad.querySelector(".points-input").value === "" ? "" : "counted";
+    return pad.querySelector(".points-input").value === "" ? "" : gettext("counted");
   }
   var chips = [];
   pad.querySelectorAll(".pad-chips .chip").forEach(function (chip) { chips.push(text(chip)); });
@@ -100,7 +104,12 @@ function fromPreview(panel) {
     return parts.join(" · ");
   }
   var error = box.querySelector(".preview-error");
-  return error ? text(error).replace(/^Not complete yet:\s*/, "") : null;
+  if (!error) return null;
+  var said = text(error).replace(/^Not complete yet:\s*/, "");
+  // The same words in the page's language (the server's "Not complete yet: …").
+  // Translators: the start of the server's preview error ("Not complete yet: …"); the same words as the templates' translation.
+  var lead = gettext("Not complete yet:");
+  return said.indexOf(lead) === 0 ? said.slice(lead.length).replace(/^\s+/, "") : said;
 }
 
 function updateBar(panel, form) {
@@ -121,17 +130,17 @@ function updateBar(panel, form) {
       if (value === "–") missing += 1;
       else parts.push(pad.dataset.name + " " + value);
     });
-    if (!checkedValue(form, "winner")) parts.push(asked || "who went out?");
-    else if (missing) parts.push(missing + " to enter");
+    if (!checkedValue(form, "winner")) parts.push(asked || gettext("who went out?"));
+    else if (missing) parts.push(interpolate(gettext("%(n)s to enter"), { n: missing }, true));
     summary = parts.join(" · ");
   } else {
     var previewed = fromPreview(panel);
     var bits = [];
     var pot = panel.querySelector(".pot-value");
-    if (pot) bits.push("Pot so far " + text(pot));
+    if (pot) bits.push(interpolate(gettext("Pot so far %(pot)s"), { pot: text(pot) }, true));
     var who = checkedLabel(form, "winner");
     if (previewed) bits.push(previewed);
-    else if (who) bits.push(who + (pot ? " went out" : " claimed"));
+    else if (who) bits.push(interpolate(pot ? gettext("%(name)s went out") : gettext("%(name)s claimed"), { name: who }, true));
     else if (asked) bits.push(asked);
     summary = bits.join(" · ");
   }
@@ -199,8 +208,10 @@ function foldPads(panel, form) {
       var button = pad.querySelector(".pad-next");
       if (!button) return;
       var next = after(pad);
-      button.textContent = next ? "Next: " + next.dataset.name + " ›" : "Done ✓";
-      button.setAttribute("aria-label", next ? "Next: " + next.dataset.name + "'s hand" : "Done: fold " + pad.dataset.name + "'s hand");
+      button.textContent = next ? interpolate(gettext("Next: %(name)s ›"), { name: next.dataset.name }, true) : gettext("Done ✓");
+      // Its name starts with what it shows (WCAG 2.5.3); "hand": the cards a player holds.
+      button.setAttribute("aria-label", next ? interpolate(gettext("Next: %(name)s's hand"), { name: next.dataset.name }, true) :
+        interpolate(gettext("Done: fold %(name)s's hand"), { name: pad.dataset.name }, true));
     });
   }
 

@@ -143,7 +143,7 @@ function enhancePads(panel, form) {
       chip.dataset.index = String(index);
       if (card) {
         var value = byKey[card.key];
-        chip.appendChild(el("span", "chip-rank", value.key === "JK" ? "Joker" : value.label));
+        chip.appendChild(el("span", "chip-rank", value.key === "JK" ? gettext("Joker") : value.label));
         // A card entered by rank (or value) alone shows no suit: none was reported.
         if (card.suit) {
           var suitText = config.kind === "french" ? SUIT_SYMBOL[card.suit] : card.suit;
@@ -152,30 +152,42 @@ function enhancePads(panel, form) {
         if (config.kind === "uno" && (card.suit || !value.suited)) chip.classList.add("uno-" + (card.suit || "W"));
         if (config.kind === "french" && (card.suit === "H" || card.suit === "D")) chip.classList.add("red");
         if (value.marked) chip.classList.add("marked");
-        var named = card.code + (card.suit || !value.suited ? "" : config.kind === "french" ? ", any suit" : ", any colour");
+        var named = card.suit || !value.suited ? card.code :
+          interpolate(config.kind === "french" ? gettext("%(card)s, any suit") : gettext("%(card)s, any colour"), { card: card.code }, true);
         // The name starts with what the chip shows (WCAG 2.5.3, label in name).
-        chip.setAttribute("aria-label", chip.textContent + " — take back " + named + " (" + value.points + " points)");
+        chip.setAttribute("aria-label", interpolate(ngettext(
+          "%(shown)s — take back %(card)s (%(points)s points)", "%(shown)s — take back %(card)s (%(points)s points)", value.points),
+          { shown: chip.textContent, card: named, points: value.points }, true));
       } else {
         chip.classList.add("bad");
         chip.appendChild(el("span", "chip-rank", t + "?"));
-        chip.setAttribute("aria-label", chip.textContent + " — take back " + t + ", not a card");
+        chip.setAttribute("aria-label", interpolate(gettext("%(shown)s — take back %(text)s, not a card"), { shown: chip.textContent, text: t }, true));
       }
       chips.appendChild(chip);
     });
-    if (!chips.childNodes.length) chips.appendChild(el("span", "chip-empty", "No cards yet"));
+    if (!chips.childNodes.length) chips.appendChild(el("span", "chip-empty", gettext("No cards yet")));
     var isOut = pad.classList.contains("is-out");
+    // What the pad adds up to is kept as data too (data-points, data-won): the save bar
+    // (sheet-layout.js) reads it whatever the page's language.
     if (isOut) {
-      out.textContent = config.scoring === "standard" ? standardWinnerText() : "0";
+      var won = config.scoring === "standard" ? standardWinner() : "";
+      out.textContent = won ? interpolate(gettext("scores %(points)s"), { points: won }, true) : "0";
+      out.dataset.won = won;
+      out.dataset.points = "";
     } else if (pad.dataset.mode === "points") {
-      out.textContent = points.value === "" ? "– pts" : points.value + " pts";
+      out.textContent = points.value === "" ? gettext("– pts") : interpolate(gettext("%(points)s pts"), { points: points.value }, true);
+      out.dataset.points = points.value;
     } else {
       var p = padPoints(pad);
-      out.textContent = p.count ? p.sum + " pts" + (p.unknown ? " + ?" : "") : "– pts";
+      out.textContent = !p.count ? gettext("– pts") : p.unknown ?
+        interpolate(gettext("%(points)s pts + ?"), { points: p.sum }, true) : interpolate(gettext("%(points)s pts"), { points: p.sum }, true);
+      // (A sum with cards not read stays whole on the save bar, as it shows here.)
+      out.dataset.points = !p.count ? "" : p.unknown ? out.textContent : String(p.sum);
     }
     pad.classList.toggle("has-cards", tokens(input).length > 0);
   }
 
-  function standardWinnerText() {
+  function standardWinner() {
     // Dirty UNO standard scoring: whoever went out scores the others' cards.
     var total = 0, unknown = false;
     pads.forEach(function (pad) {
@@ -189,7 +201,7 @@ function enhancePads(panel, form) {
         total += p.sum;
       }
     });
-    return "scores " + total + (unknown ? "…" : "");
+    return total + (unknown ? "…" : "");
   }
 
   function renderAll() { pads.forEach(render); }
@@ -240,11 +252,17 @@ function enhancePads(panel, form) {
     var all = keyCopies(key);
     if (chosen && (used.code[code] || 0) >= (config.deck[code] || 0)) {
       var held = config.deck[code] || 0;
-      message(pad, "There " + (held === 1 ? "is" : "are") + " only " + held + " × " + code + " in " + config.deck_name + ", all entered.");
+      message(pad, interpolate(ngettext(
+        "There is only %(n)s × %(card)s in %(deck)s, all entered.", "There are only %(n)s × %(card)s in %(deck)s, all entered.", held),
+        { n: held, card: code, deck: config.deck_name }, true));
       return;
     }
     if ((used.key[key] || 0) >= all) {
-      message(pad, "All " + all + (key === "JK" ? " jokers" : " × " + value.label) + " in " + config.deck_name + " are already entered.");
+      message(pad, key === "JK" ?
+        interpolate(ngettext("All %(n)s jokers in %(deck)s are already entered.", "All %(n)s jokers in %(deck)s are already entered.", all),
+          { n: all, deck: config.deck_name }, true) :
+        interpolate(ngettext("All %(n)s × %(card)s in %(deck)s are already entered.", "All %(n)s × %(card)s in %(deck)s are already entered.", all),
+          { n: all, card: value.label, deck: config.deck_name }, true));
       return;
     }
     input.value = tokens(input).concat([code]).join(" ");
@@ -269,18 +287,19 @@ function enhancePads(panel, form) {
     var suits = pad.querySelector(".pad-suits");
     var keys = pad.querySelector(".pad-keys");
 
-    var any = el("button", "pad-suit", "Any");
+    // Translators: the suit button for a card entered without its suit (suits score nothing).
+    var any = el("button", "pad-suit", gettext("Any"));
     any.type = "button";
     any.dataset.suit = "";
     any.setAttribute("aria-pressed", "true");
-    any.title = config.kind === "french" ? "Suits score nothing: record the rank alone" : "Colours score nothing: record the value alone";
+    any.title = config.kind === "french" ? gettext("Suits score nothing: record the rank alone") : gettext("Colours score nothing: record the value alone");
     suits.appendChild(any);
     config.suits.forEach(function (s) {
       var b = el("button", "pad-suit" + (s.red ? " red" : "") + (config.kind === "uno" ? " uno-" + s.key : ""), config.kind === "uno" ? s.label.charAt(0) : s.label);
       b.type = "button";
       b.dataset.suit = s.key;
       b.setAttribute("aria-pressed", "false");
-      b.setAttribute("aria-label", config.kind === "uno" ? s.label : { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s.key]);
+      b.setAttribute("aria-label", config.kind === "uno" ? s.label : { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") }[s.key]);
       suits.appendChild(b);
     });
     config.values.forEach(function (v) {
@@ -291,7 +310,10 @@ function enhancePads(panel, form) {
       b.appendChild(document.createTextNode(" "));
       b.appendChild(el("span", "key-points", String(v.points)));
       // Its name is what it shows ("A 15"), then what it does (WCAG 2.5.3, label in name).
-      b.appendChild(el("span", "visually-hidden", " — add " + (v.key === "JK" ? "a joker" : v.label) + ", " + v.points + " points" + (v.marked ? " (" + config.marked_as + ")" : "")));
+      var adds = { card: v.key === "JK" ? gettext("a joker") : v.label, points: v.points, mark: config.marked_as };
+      b.appendChild(el("span", "visually-hidden", " " + interpolate(v.marked ?
+        ngettext("— add %(card)s, %(points)s points (%(mark)s)", "— add %(card)s, %(points)s points (%(mark)s)", v.points) :
+        ngettext("— add %(card)s, %(points)s points", "— add %(card)s, %(points)s points", v.points), adds, true)));
       keys.appendChild(b);
     });
 

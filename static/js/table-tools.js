@@ -96,12 +96,13 @@ document.addEventListener("pointerdown", function () {
 function tick() {
   var box = $("[data-tool=timer]");
   if (!box || !state || !state.timer) return;
-  var t = state.timer, ms = leftMs(), name = box.dataset.timerName || "timer";
+  var t = state.timer, ms = leftMs(), name = box.dataset.timerName || gettext("timer");
   var face = $("[data-timer-clock]");
   var text = clock(ms);
   if (face.textContent !== text) face.textContent = text;
   var running = t.running && ms > 0;
-  var status = running ? "Running" : ms <= 0 ? "Time's up!" : t.state === "paused" ? "Paused" : "Ready: " + clock(t.seconds * 1000);
+  var status = running ? gettext("Running") : ms <= 0 ? gettext("Time's up!") : t.state === "paused" ? gettext("Paused") :
+    interpolate(gettext("Ready: %(time)s"), { time: clock(t.seconds * 1000) }, true);
   box.dataset.timerState = running ? "running" : ms <= 0 ? "done" : t.state;
   var line = $("[data-timer-status]");
   if (line.textContent !== status) line.textContent = status;
@@ -112,7 +113,7 @@ function tick() {
     beep();
   }
   var start = $("[data-act=timer-start]"), pause = $("[data-act=timer-pause]");
-  if (start) { start.disabled = running; start.textContent = (t.state === "paused" && ms > 0 ? "Resume " : "Start ") + name; }
+  if (start) { start.disabled = running; start.textContent = interpolate(t.state === "paused" && ms > 0 ? gettext("Resume %(name)s") : gettext("Start %(name)s"), { name: name }, true); }
   if (pause) pause.disabled = !running;
 }
 
@@ -132,7 +133,9 @@ function render() {
   var count = $("[data-penalty-count]");
   if (count) {
     count.textContent = String(state.penalty);
-    $("[data-penalty-unit]").textContent = state.penalty === 1 ? "card" : "cards";
+    // (The count stands before it, in its own element.)
+    // Translators: after a count shown apart: "Next player draws 2 cards".
+    $("[data-penalty-unit]").textContent = ngettext("card", "cards", state.penalty);
     var box = $("[data-penalty-buttons]");
     var tools = state.tools && state.tools.penalty;
     if (box && tools) {
@@ -150,11 +153,13 @@ function render() {
     }
   }
   var dir = $("[data-direction]");
-  if (dir) dir.textContent = state.clockwise ? "clockwise ↻" : "counter-clockwise ↺";
+  if (dir) dir.textContent = state.clockwise ? gettext("clockwise ↻") : gettext("counter-clockwise ↺");
   var sync = $("[data-tools-sync]");
   if (sync) {
     sync.hidden = !queued;
-    sync.textContent = queued ? "Offline: " + queued + " change" + (queued === 1 ? "" : "s") + " kept on this phone, sent when back online." : "";
+    sync.textContent = queued ? interpolate(ngettext(
+      "Offline: %(n)s change kept on this phone, sent when back online.",
+      "Offline: %(n)s changes kept on this phone, sent when back online.", queued), { n: queued }, true) : "";
   }
 }
 
@@ -355,17 +360,18 @@ function redAces() {
   var within = +box.dataset.within || 2;
   var raw = input.value.trim();
   if (raw === "" || isNaN(+raw)) {
-    verdict.textContent = "Enter how many cards were left over.";
+    verdict.textContent = gettext("Enter how many cards were left over.");
     box.dataset.verdict = "";
     return;
   }
   var n = Math.round(+raw), off = Math.abs(n);
-  var what = n === 0 ? "came out exactly" : n > 0 ? n + " left over" : Math.abs(n) + " short";
+  var what = n === 0 ? gettext("came out exactly") : n > 0 ? interpolate(gettext("%(n)s left over"), { n: n }, true) :
+    interpolate(gettext("%(n)s short"), { n: Math.abs(n) }, true);
   if (off <= within) {
-    verdict.textContent = "Red aces are live for the dealer this hand (" + what + ").";
+    verdict.textContent = interpolate(gettext("Red aces are live for the dealer this hand (%(what)s)."), { what: what }, true);
     box.dataset.verdict = "live";
   } else {
-    verdict.textContent = "Red aces are not live this hand (" + what + "; live within " + within + " either way).";
+    verdict.textContent = interpolate(gettext("Red aces are not live this hand (%(what)s; live within %(within)s either way)."), { what: what, within: within }, true);
     box.dataset.verdict = "dead";
   }
 }

@@ -10,7 +10,10 @@
 (function () {
   "use strict";
   var THEMES = ["auto", "light", "dark"];
-  var LABELS = { auto: "Auto", light: "Light", dark: "Dark" };
+  // Read when shown (not when this file runs): the words are the page's language.
+  function label(theme) {
+    return { auto: gettext("Auto"), light: gettext("Light"), dark: gettext("Dark") }[theme];
+  }
   var root = document.documentElement;
 
   function cookieTheme() {
@@ -63,9 +66,9 @@
     var next = following(theme);
     if (button) {
       button.value = next;
-      button.title = "Colours: " + LABELS[theme] + ". Tap for " + LABELS[next] + ".";
-      var label = button.querySelector(".theme-label");
-      if (label) label.textContent = LABELS[theme];
+      button.title = interpolate(gettext("Colours: %(theme)s. Tap for %(next)s."), { theme: label(theme), next: label(next) }, true);
+      var shown = button.querySelector(".theme-label");
+      if (shown) shown.textContent = label(theme);
     }
     updateThemeColour(theme);
   }

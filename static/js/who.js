@@ -32,7 +32,7 @@ function show(user) {
   nav.querySelectorAll("[data-signed-in]").forEach(function (node) { node.hidden = !user; });
   if (user) {
     if (signIn) signIn.hidden = true;
-    if (who) { who.textContent = "Signed in as " + user; who.hidden = false; }
+    if (who) { who.textContent = interpolate(gettext("Signed in as %(user)s"), { user: user }, true); who.hidden = false; }
     return;
   }
   if (who) { who.textContent = ""; who.hidden = true; }
@@ -40,7 +40,7 @@ function show(user) {
     signIn = document.createElement("a");
     signIn.href = body.dataset.loginUrl || "/accounts/login/";
     signIn.setAttribute("data-sign-in", "");
-    signIn.textContent = "Sign in";
+    signIn.textContent = gettext("Sign in");
     nav.appendChild(signIn);
   }
   signIn.hidden = false;
