@@ -54,7 +54,7 @@ LOCALES := de es
 MESSAGES_IGNORE := --ignore='staticfiles/*' --ignore='tests/*' --ignore='bench/*' --ignore='static/vendor/*' --ignore='static/jsi18n/*'
 
 messages: $(STAMP)
-	$(BIN)/python manage.py makemessages $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py makemessages $(LOCALES:%=-l %) -e html,txt,py,webmanifest --no-obsolete $(MESSAGES_IGNORE)
 	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
 
 compilemessages: $(STAMP)
