@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
@@ -41,8 +41,18 @@ def signed(n: int) -> str:
 
 
 def ordinal(n: int) -> str:
+    """A place as the language writes it ("1st", German "1.", Spanish "1.º")."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    # One message per English suffix: other languages write every place alike.
+    if suffix == "st":
+        text = pgettext("ordinal ending in st: 1st, 21st", "%(n)sst")
+    elif suffix == "nd":
+        text = pgettext("ordinal ending in nd: 2nd, 22nd", "%(n)snd")
+    elif suffix == "rd":
+        text = pgettext("ordinal ending in rd: 3rd, 23rd", "%(n)srd")
+    else:
+        text = pgettext("ordinal ending in th: 4th, 11th", "%(n)sth")
+    return text % {"n": n}
 
 
 def plural(n: int, word: str) -> str:
