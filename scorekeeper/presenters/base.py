@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
 from games.table_tools import table_kit
@@ -38,8 +41,18 @@ def signed(n: int) -> str:
 
 
 def ordinal(n: int) -> str:
+    """A place as the language writes it ("1st", German "1.", Spanish "1.º")."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    # One message per English suffix: other languages write every place alike.
+    if suffix == "st":
+        text = pgettext("ordinal ending in st: 1st, 21st", "%(n)sst")
+    elif suffix == "nd":
+        text = pgettext("ordinal ending in nd: 2nd, 22nd", "%(n)snd")
+    elif suffix == "rd":
+        text = pgettext("ordinal ending in rd: 3rd, 23rd", "%(n)srd")
+    else:
+        text = pgettext("ordinal ending in th: 4th, 11th", "%(n)sth")
+    return text % {"n": n}
 
 
 def plural(n: int, word: str) -> str:
@@ -86,12 +99,15 @@ class Gap:
 
     def text(self, unit: str = "") -> str:
         """ "leads by 12", "level at the top" or "12 behind"."""
-        suffix = f" {unit}" if unit else ""
         if self.leader:
             if self.tied or self.lead == 0:
-                return "level at the top"
-            return f"leads by {self.lead}{suffix}"
-        return f"{self.gap}{suffix} behind"
+                return _("level at the top")
+            if unit:
+                return _("leads by %(lead)s %(unit)s") % {"lead": self.lead, "unit": unit}
+            return _("leads by %(lead)s") % {"lead": self.lead}
+        if unit:
+            return _("%(gap)s %(unit)s behind") % {"gap": self.gap, "unit": unit}
+        return _("%(gap)s behind") % {"gap": self.gap}
 
 
 @dataclass
@@ -144,13 +160,13 @@ class Presenter:
     #: The grid's column of a fact of each hand (``hand_tag``), and its heading.
     tag_label: ClassVar[str] = ""
     points_hint: ClassVar[str] = ""
-    total_label: ClassVar[str] = "Total"
-    chart_title: ClassVar[str] = "Running totals after each hand"
+    total_label: ClassVar[str] = gettext_lazy("Total")
+    chart_title: ClassVar[str] = gettext_lazy("Running totals after each hand")
     #: The scoreboard's unit of a score.
-    unit: ClassVar[str] = "pts"
+    unit: ClassVar[str] = gettext_lazy("pts")
     #: The new-game form's words for playing in teams (a game that ``supports_teams``).
-    teams_label: ClassVar[str] = "Play in teams"
-    teams_help: ClassVar[str] = (
+    teams_label: ClassVar[str] = gettext_lazy("Play in teams")
+    teams_help: ClassVar[str] = gettext_lazy(
         "Teams of equal size, at least two. A team scores its members' points added up. "
         "Choose each seat's team above."
     )
@@ -217,7 +233,7 @@ class Presenter:
     def final_score(self, row: StandingRow) -> str:
         """A final score in the game's own unit (the shared result; see
         shared/spec/api.md, ``standings``)."""
-        return f"{row.score} pts".replace("-", MINUS)
+        return (_("%(score)s pts") % {"score": row.score}).replace("-", MINUS)
 
     def hands_total(self, state: GameState) -> int | None:
         """How many hands the game has, when it has a fixed number."""
@@ -270,7 +286,10 @@ class Presenter:
             for p, pts in hand.points.items()
             if pts or p == hand.winner
         ]
-        return f"Hand {hand.number} saved: " + ", ".join(parts) + "."
+        return _("Hand %(number)s saved: %(points)s.") % {
+            "number": hand.number,
+            "points": ", ".join(parts),
+        }
 
     def settlement(self, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:
         """What the last hand moved between the players, when the game moves chips."""
@@ -282,15 +301,20 @@ class Presenter:
         played = state.played
         total = self.hands_total(state)
         if total:
-            return f"After hand {played} of {total} · {plural(total - played, 'hand')} left"
-        return f"After hand {played}"
+            left = total - played
+            return ngettext(
+                "After hand %(played)s of %(total)s · %(left)s hand left",
+                "After hand %(played)s of %(total)s · %(left)s hands left",
+                left,
+            ) % {"played": played, "total": total, "left": left}
+        return _("After hand %(played)s") % {"played": played}
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         """What a player (or team) needs, in the words of the game's rules."""
         return gap.text()
 
     def line_unit(self, score: int) -> str:
-        return self.unit
+        return str(self.unit)
 
     def rubber_marks(self, row: StandingRow) -> list[bool]:
         return []
@@ -358,11 +382,23 @@ _PRESENTERS: dict[str, Presenter] = {}
 
 
 def _seat_words(steps: int) -> str:
-    side = "left" if steps > 0 else "right"
     if abs(steps) == 1:
-        return f"on the dealer's {side}"
-    count = {2: "two", 3: "three"}.get(abs(steps), str(abs(steps)))
-    return f"{count} seats to the dealer's {side}"
+        return _("on the dealer's left") if steps > 0 else _("on the dealer's right")
+    if abs(steps) == 2:
+        return (
+            _("two seats to the dealer's left")
+            if steps > 0
+            else _("two seats to the dealer's right")
+        )
+    if abs(steps) == 3:
+        return (
+            _("three seats to the dealer's left")
+            if steps > 0
+            else _("three seats to the dealer's right")
+        )
+    if steps > 0:
+        return _("%(n)s seats to the dealer's left") % {"n": abs(steps)}
+    return _("%(n)s seats to the dealer's right") % {"n": abs(steps)}
 
 
 def kit_tools(
@@ -372,11 +408,11 @@ def kit_tools(
     for the hand in play ``nxt``: None when it has none."""
     kit = table_kit(state.config.ruleset)
     tools = TableTools(
-        timer=kit.timer,
+        timer=_(kit.timer) if kit.timer else "",
         lead_card=kit.lead_card,
-        lead_does=kit.lead_does,
-        reverses=kit.reverses,
-        follows_direction=kit.follows_direction,
+        lead_does=_(kit.lead_does) if kit.lead_does else "",
+        reverses=_(kit.reverses) if kit.reverses else "",
+        follows_direction=_(kit.follows_direction) if kit.follows_direction else "",
     )
     if kit.lead_card:
         tools.players = [(p, names.get(p, "?")) for p in state.config.players]
@@ -387,8 +423,15 @@ def kit_tools(
         tools.first_player = names.get(first, "?")
         tools.first_player_seat = _seat_words(kit.first_after_dealer)
         tools.first_turned_up = [
-            f"{t.card.capitalize()} turned up: {names.get(config.left_of(dealer, t.steps), '?')}"
-            f" ({_seat_words(t.steps)}) plays first {t.means}".rstrip()
+            (
+                _("%(card)s turned up: %(name)s (%(seat)s) plays first %(means)s")
+                % {
+                    "card": _(t.card).capitalize(),
+                    "name": names.get(config.left_of(dealer, t.steps), "?"),
+                    "seat": _seat_words(t.steps),
+                    "means": _(t.means) if t.means else "",
+                }
+            ).rstrip()
             for t in kit.turned_up
         ]
     if not (kit.tools() or tools.first_player):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from rest_framework import serializers
 
 from games import GameState, Ruleset
@@ -52,10 +54,11 @@ class CustomHandSerializer(serializers.Serializer):
 def _end_words(options: Mapping[str, Any]) -> str:
     end = options.get("end", "target")
     if end == "rounds":
-        return f"after {options.get('rounds', 5)} rounds"
+        rounds = options.get("rounds", 5)
+        return ngettext("after %(n)s round", "after %(n)s rounds", int(rounds)) % {"n": rounds}
     if end == "open":
-        return "when you close it"
-    return f"when a total reaches {options.get('target', 100)}"
+        return _("when you close it")
+    return _("when a total reaches %(target)s") % {"target": options.get("target", 100)}
 
 
 class CustomPresenter(Presenter):
@@ -64,7 +67,7 @@ class CustomPresenter(Presenter):
     per_player_entry = True
     entry_form = PointsForm
     hand_serializer = CustomHandSerializer
-    points_hint = "Points scored this hand; small: running total."
+    points_hint = gettext_lazy("Points scored this hand; small: running total.")
 
     score_meaning = "total points"
 
@@ -80,11 +83,12 @@ class CustomPresenter(Presenter):
         }
 
     def goal(self, options: Mapping[str, Any]) -> str:
-        wins = "lowest" if options.get("winner") == "low" else "highest"
-        return f"{wins} total wins; ends {_end_words(options)}"
+        if options.get("winner") == "low":
+            return _("lowest total wins; ends %(end)s") % {"end": _end_words(options)}
+        return _("highest total wins; ends %(end)s") % {"end": _end_words(options)}
 
     def game_goal(self, rules: Ruleset) -> str:
-        return "you name it: highest or lowest total, to a target, rounds or open"
+        return _("you name it: highest or lowest total, to a target, rounds or open")
 
     def hands_total(self, state: GameState) -> int | None:
         if state.config.options.get("end") == "rounds":
@@ -93,11 +97,11 @@ class CustomPresenter(Presenter):
 
     def option_choice(self, option: str, choice: int | str) -> str:
         words = {
-            ("winner", "high"): "highest total wins",
-            ("winner", "low"): "lowest total wins",
-            ("end", "target"): "at a target total",
-            ("end", "rounds"): "after a number of rounds",
-            ("end", "open"): "open: when you close it",
+            ("winner", "high"): _("highest total wins"),
+            ("winner", "low"): _("lowest total wins"),
+            ("end", "target"): _("at a target total"),
+            ("end", "rounds"): _("after a number of rounds"),
+            ("end", "open"): _("open: when you close it"),
         }
         return words.get((option, str(choice)), str(choice))
 
@@ -105,14 +109,19 @@ class CustomPresenter(Presenter):
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
         options = state.config.options
-        wins = "lowest" if options.get("winner") == "low" else "highest"
-        return [Fact("Wins", f"{wins} total"), Fact("Ends", _end_words(options))]
+        wins = _("lowest total") if options.get("winner") == "low" else _("highest total")
+        return [
+            Fact(pgettext("banner: who wins", "Wins"), wins),
+            Fact(_("Ends"), _end_words(options)),
+        ]
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         options = state.config.options
         if options.get("end") == "target" and options.get("winner") != "low":
             left = int(options.get("target") or 100) - int(row.score)
-            return f"{gap.text()} · {left} to the target" if left > 0 else gap.text()
+            if left > 0:
+                return _("%(gap)s · %(n)s to the target") % {"gap": gap.text(), "n": left}
+            return gap.text()
         return gap.text()
 
     def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
@@ -12,7 +14,7 @@ from games.damn_you import last_chip_needed
 from games.inputs import whole_number
 from games.state import StandingRow
 from scorekeeper.presenters.answers import INT, left_out, shape
-from scorekeeper.presenters.base import Fact, Gap, Presenter, plural, signed
+from scorekeeper.presenters.base import Fact, Gap, Presenter, signed
 from scorekeeper.presenters.hand_input import HandForm, Typed
 
 if TYPE_CHECKING:
@@ -21,9 +23,9 @@ if TYPE_CHECKING:
 
 #: The new-game form's words for the game_length option's choices.
 GAME_LENGTH_CHOICES = {
-    "one-deal-each": "One deal by each player",
-    "rounds": "A number of rounds",
-    "all-chips": "Until one player has all chips",
+    "one-deal-each": gettext_lazy("One deal by each player"),
+    "rounds": gettext_lazy("A number of rounds"),
+    "all-chips": gettext_lazy("Until one player has all chips"),
 }
 
 
@@ -163,26 +165,27 @@ class DamnYouPresenter(Presenter):
     per_player_entry = True
     entry_form = DamnYouForm
     hand_serializer = DamnYouHandSerializer
-    points_hint = "Chips won or lost this hand; small: chips held."
-    total_label = "Chips"
-    chart_title = "Chips after each hand"
-    unit = "chips"
+    points_hint = gettext_lazy("Chips won or lost this hand; small: chips held.")
+    total_label = pgettext_lazy("grid total", "Chips")
+    chart_title = gettext_lazy("Chips after each hand")
+    unit = pgettext_lazy("scoreboard unit", "chips")
 
     def goal(self, options: Mapping[str, Any]) -> str:
-        return "most chips win"
+        return _("most chips win")
 
     def game_goal(self, rules: Ruleset) -> str:
-        return "one deal by each player (or the game length you set); most chips wins"
+        return _("one deal by each player (or the game length you set); most chips wins")
 
     def option_choice(self, option: str, choice: int | str) -> str:
         return (
-            GAME_LENGTH_CHOICES.get(str(choice), str(choice))
+            str(GAME_LENGTH_CHOICES.get(str(choice), str(choice)))
             if option == "game_length"
             else (str(choice))
         )
 
     def final_score(self, row: StandingRow) -> str:
-        return plural(int(row.score), "chip")
+        n = int(row.score)
+        return ngettext("%(n)s chip", "%(n)s chips", n) % {"n": n}
 
     def hands_total(self, state: GameState) -> int | None:
         return int(state.extras.get("hands_total") or 0) or None
@@ -193,8 +196,8 @@ class DamnYouPresenter(Presenter):
         short = [names.get(p, "?") for p in nxt.get("short") or []]
         ante = sum(int(a["amount"]) for a in nxt.get("ante") or [])
         return [
-            Fact("Short (ante 2)", ", ".join(short) if short else "nobody"),
-            Fact("Ante into the pot", str(ante)),
+            Fact(_("Short (ante 2)"), ", ".join(short) if short else _("nobody")),
+            Fact(_("Ante into the pot"), str(ante)),
         ]
 
     def cell_points(self, points: int, out: bool) -> str:
@@ -205,8 +208,10 @@ class DamnYouPresenter(Presenter):
             last = hand.input.get("last_chip")
             if last is not None:
                 who = names.get(int(last), "?")
-                return f"The passes took every chip; {who} paid the last: the game ends here"
-            return "Only one player holds chips: the game ends here"
+                return _(
+                    "The passes took every chip; %(name)s paid the last: the game ends here"
+                ) % {"name": who}
+            return _("Only one player holds chips: the game ends here")
         return ""
 
     def chart_start(self, state: GameState) -> int:
@@ -240,8 +245,8 @@ class DamnYouPresenter(Presenter):
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         if int(row.score) == 0:
-            return "no chips left: plays on, pays nothing"
-        return gap.text("chips")
+            return _("no chips left: plays on, pays nothing")
+        return gap.text(str(self.unit))
 
     def fill_panel(
         self,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
@@ -66,24 +68,39 @@ class DirtPresenter(LeftInHand):
             "decks": INT(required=False, help_text="dirt: decks in play."),
         }
 
-    teams_label = "Play in teams (Partner Dirt)"
-    teams_help = (
+    teams_label = gettext_lazy("Play in teams (Partner Dirt)")
+    teams_help = gettext_lazy(
         "Teams of equal size, at least two. A team scores its members' cards added up — "
         "except the team of whoever went out, which scores 0 for that hand. Choose each "
         "seat's team above."
     )
-    tag_label = "Dirt"
-    points_hint = "Points left in hand this hand; small: running total. Lowest total wins."
+    tag_label = pgettext_lazy("grid column: the dirt rank", "Dirt")
+    points_hint = gettext_lazy(
+        "Points left in hand this hand; small: running total. Lowest total wins."
+    )
 
     def goal(self, options: Mapping[str, Any]) -> str:
-        return "lowest total wins"
+        return _("lowest total wins")
 
     def game_goal(self, rules: Ruleset) -> str:
         hands = sorted({v.hands for v in rules.variants if v.hands})
         default = rules.variant(None)
-        length = f"{default.hands} hands" if default and default.hands else "the variant's hands"
-        span = f" ({hands[0]}–{hands[-1]} by variant)" if len(hands) > 1 else ""
-        return f"lowest total after {length}{span} wins"
+        if default and default.hands:
+            n = default.hands
+            if len(hands) > 1:
+                return ngettext(
+                    "lowest total after %(n)s hand (%(low)s–%(high)s by variant) wins",
+                    "lowest total after %(n)s hands (%(low)s–%(high)s by variant) wins",
+                    n,
+                ) % {"n": n, "low": hands[0], "high": hands[-1]}
+            return ngettext(
+                "lowest total after %(n)s hand wins", "lowest total after %(n)s hands wins", n
+            ) % {"n": n}
+        if len(hands) > 1:
+            return _(
+                "lowest total after the variant's hands (%(low)s–%(high)s by variant) wins"
+            ) % {"low": hands[0], "high": hands[-1]}
+        return _("lowest total after the variant's hands wins")
 
     def hands_total(self, state: GameState) -> int | None:
         return len(state.extras.get("dirt_ranks") or []) or None
@@ -91,16 +108,16 @@ class DirtPresenter(LeftInHand):
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
-        return [Fact("Dirt rank", str(nxt.get("dirt_rank", "")), big=True)]
+        return [Fact(_("Dirt rank"), str(nxt.get("dirt_rank", "")), big=True)]
 
     def table_tools(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> TableTools:
         # A joker makes the next player draw five; a dirt card, as many as its rank.
         rank = str(nxt.get("dirt_rank", ""))
-        buttons = [PenaltyButton("Joker", 5)]
+        buttons = [PenaltyButton(_("Joker"), 5)]
         if rank.isdigit():
-            buttons.append(PenaltyButton(f"Dirt {rank}", int(rank)))
+            buttons.append(PenaltyButton(_("Dirt %(rank)s") % {"rank": rank}, int(rank)))
         tools = kit_tools(state, nxt, names) or TableTools()
         tools.penalty = buttons
         return tools
@@ -121,8 +138,18 @@ class DirtPresenter(LeftInHand):
     ) -> None:
         rank = str(facts.get("dirt_rank", ""))
         if rank:
+            # The callout reads "Dirt rank: 7 — every 7 left in hand scores 25": the
+            # rank is shown between "before" and "after" (the template's markup).
             panel.callout = Callout(
-                "Dirt rank", rank, "dirt_rank", "— every ", f" left in hand scores {DIRT_POINTS}"
+                _("Dirt rank"),
+                rank,
+                "dirt_rank",
+                pgettext("callout before the dirt rank: '— every 7 left…'", "— every "),
+                pgettext(
+                    "callout after the dirt rank: '…every 7 left in hand scores 25'",
+                    " left in hand scores %(points)s",
+                )
+                % {"points": DIRT_POINTS},
             )
 
     def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
@@ -164,7 +191,7 @@ class DirtPresenter(LeftInHand):
             "values": values,
             "suits": [{"key": s, "label": SUIT_SYMBOLS[s], "red": s in RED_SUITS} for s in SUITS],
             "deck": dict(french_deck(decks, jokers_per_deck=2)),
-            "deck_name": f"{decks} deck{'s' if decks != 1 else ''}",
+            "deck_name": ngettext("%(n)s deck", "%(n)s decks", decks) % {"n": decks},
             "scoring": "",
-            "marked_as": "dirt rank",
+            "marked_as": _("dirt rank"),
         }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
@@ -20,14 +22,22 @@ from scorekeeper.presenters.base import (
     Presenter,
     TableTools,
     kit_tools,
-    plural,
 )
 from scorekeeper.presenters.hand_input import Flag, HandForm, Typed, TypedList
 
 if TYPE_CHECKING:
     from scorekeeper.web.sheet_panel import Panel
 
-SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+SUIT_NAMES = {
+    "S": gettext_lazy("Spades"),
+    "H": gettext_lazy("Hearts"),
+    "D": gettext_lazy("Diamonds"),
+    "C": gettext_lazy("Clubs"),
+}
+
+
+def _rubbers(n: int) -> str:
+    return ngettext("%(n)s rubber", "%(n)s rubbers", n) % {"n": n}
 
 
 class DirtyDealsForm(HandForm):
@@ -132,21 +142,26 @@ class DirtyDealsPresenter(Presenter):
     entry_template = "games/_entry_dirty_deals.html"
     entry_form = DirtyDealsForm
     hand_serializer = DirtyDealsHandSerializer
-    tag_label = "Suit"
-    points_hint = "Points this hand; small: points in the rubber."
-    total_label = "Points"
-    chart_title = "Points in the rubber after each hand"
+    tag_label = pgettext_lazy("grid column: the hand's suit", "Suit")
+    points_hint = gettext_lazy("Points this hand; small: points in the rubber.")
+    total_label = pgettext_lazy("grid total", "Points")
+    chart_title = gettext_lazy("Points in the rubber after each hand")
 
     def goal(self, options: Mapping[str, Any]) -> str:
-        return "first to win two rubbers takes the match"
+        return _("first to win two rubbers takes the match")
 
     def game_goal(self, rules: Ruleset) -> str:
-        return "rubbers to 9 points; first to win two rubbers takes the match"
+        return _("rubbers to 9 points; first to win two rubbers takes the match")
 
     def final_score(self, row: StandingRow) -> str:
         # The match is won on rubbers; points only count inside the unfinished one.
-        rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
-        return f"{rubbers} + {row.score} pts" if row.score else rubbers
+        n = int(row.extras.get("rubbers", 0))
+        if row.score:
+            return ngettext("%(n)s rubber + %(score)s pts", "%(n)s rubbers + %(score)s pts", n) % {
+                "n": n,
+                "score": row.score,
+            }
+        return _rubbers(n)
 
     def table_tools(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
@@ -154,20 +169,22 @@ class DirtyDealsPresenter(Presenter):
         # Whoever was dealt the nine of clubs leads to the first trick; a trick is
         # trumped by the jack of the led suit's colour.
         tools = kit_tools(state, nxt, names) or TableTools()
-        tools.display_facts = [Fact("Trumps", "the jack of the led suit's colour (the bower)")]
+        tools.display_facts = [
+            Fact(_("Trumps"), _("the jack of the led suit's colour (the bower)"))
+        ]
         return tools
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
-        facts = [Fact("Rubber", str(nxt.get("rubber", "")), big=True)]
+        facts = [Fact(_("Rubber"), str(nxt.get("rubber", "")), big=True)]
         won = [
             f"{names.get(int(r['player']), '?')} {r['rubbers']}"
             for r in state.extras.get("rubbers") or []
             if r.get("rubbers")
         ]
         if won:
-            facts.append(Fact("Rubbers won", ", ".join(won)))
+            facts.append(Fact(_("Rubbers won"), ", ".join(won)))
         return facts
 
     def hand_tag(self, hand: HandOutcome) -> str:
@@ -175,37 +192,42 @@ class DirtyDealsPresenter(Presenter):
         return SUIT_SYMBOLS.get(suit, suit)
 
     def cell_note(self, hand: HandOutcome, player: int, points: int, out: bool) -> str:
-        return "bower" if points and not out else ""
+        return pgettext("grid note: scored for the bower", "bower") if points and not out else ""
 
     def divider(self, state: GameState, hand: HandOutcome, names: Mapping[int, str]) -> str:
         if hand.extras.get("rubber_won_by") is None:
             return ""
         who = names.get(int(hand.extras["rubber_won_by"]), "?")
-        divider = f"Rubber {hand.extras.get('rubber')} to {who}"
+        values = {"rubber": hand.extras.get("rubber"), "name": who}
         if state.ended_by == "match" and hand is state.hands[-1]:
-            return divider + ": the match is won"
-        return divider + " — scores start again at 0"
+            return _("Rubber %(rubber)s to %(name)s: the match is won") % values
+        return _("Rubber %(rubber)s to %(name)s — scores start again at 0") % values
 
     def footer_rows(self, standing: Sequence[StandingRow | None]) -> list[FooterRow]:
         won = [str(row.extras.get("rubbers", 0)) if row else "0" for row in standing]
-        return [FooterRow("Rubbers", won, "rubbers")]
+        return [FooterRow(_("Rubbers"), won, "rubbers")]
 
     def ranking_score(self, row: StandingRow) -> tuple[str, str]:
         # The match is won on rubbers; points only count inside the unfinished one.
-        rubbers = plural(int(row.extras.get("rubbers", 0)), "rubber")
-        return rubbers, f"{row.score} in the open rubber" if row.score else ""
+        rubbers = _rubbers(int(row.extras.get("rubbers", 0)))
+        if row.score:
+            return rubbers, _("%(score)s in the open rubber") % {"score": row.score}
+        return rubbers, ""
 
     def board_title(self, state: GameState) -> str:
-        return f"After hand {state.played} · rubber {state.extras.get('rubber', 1)}"
+        return _("After hand %(played)s · rubber %(rubber)s") % {
+            "played": state.played,
+            "rubber": state.extras.get("rubber", 1),
+        }
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         score = int(row.score)
         if score >= RUBBER_TARGET:
-            need = f"level at {score}: play on until one leads"
+            need = _("level at %(score)s: play on until one leads") % {"score": score}
         else:
-            need = f"needs {RUBBER_TARGET - score} more for the rubber"
+            need = _("needs %(n)s more for the rubber") % {"n": RUBBER_TARGET - score}
         if RUBBERS_TO_WIN - int(row.extras.get("rubbers", 0)) == 1:
-            need += " · one more rubber wins the match"
+            need += " · " + _("one more rubber wins the match")
         return need
 
     def rubber_marks(self, row: StandingRow) -> list[bool]:
@@ -226,7 +248,7 @@ class DirtyDealsPresenter(Presenter):
                 "key": s,
                 "symbol": SUIT_SYMBOLS[s],
                 "red": s in RED_SUITS,
-                "name": SUIT_NAMES[s],
+                "name": str(SUIT_NAMES[s]),
                 "bower": BOWER[s],
                 "cards": [{"code": f"{r}{s}", "rank": r} for r in RANKS_IN_PLAY],
             }

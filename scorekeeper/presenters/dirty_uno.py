@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
@@ -19,12 +21,23 @@ from scorekeeper.presenters.base import Fact, Gap, LeftInHand
 if TYPE_CHECKING:
     from scorekeeper.web.sheet_panel import Panel
 
-UNO_LABELS = {"S": "Skip", "R": "Rev", "+2": "+2", "W": "Wild", "W+4": "W+4"}
+UNO_LABELS = {
+    "S": pgettext_lazy("UNO card, short", "Skip"),
+    "R": pgettext_lazy("UNO card, short for Reverse", "Rev"),
+    "+2": "+2",
+    "W": pgettext_lazy("UNO card, short", "Wild"),
+    "W+4": pgettext_lazy("UNO card, short for Wild Draw Four", "W+4"),
+}
+#: The scoring option's values as the banner names them.
+SCORING_WORDS = {
+    "standard": pgettext_lazy("UNO scoring", "standard"),
+    "penalty": pgettext_lazy("UNO scoring", "penalty"),
+}
 
 
 class DirtyUnoPresenter(LeftInHand):
     slug = "dirty-uno"
-    points_hint = "Points scored this hand; small: running total."
+    points_hint = gettext_lazy("Points scored this hand; small: running total.")
 
     score_meaning = "score"
 
@@ -51,17 +64,20 @@ class DirtyUnoPresenter(LeftInHand):
 
     def goal(self, options: Mapping[str, Any]) -> str:
         if options.get("scoring", "standard") == "penalty":
-            return "a score past 500 ends it; lowest score wins"
-        return "first past 500 wins"
+            return _("a score past 500 ends it; lowest score wins")
+        return _("first past 500 wins")
 
     def game_goal(self, rules: Ruleset) -> str:
-        return "first past 500 wins (penalty scoring: lowest score wins)"
+        return _("first past 500 wins (penalty scoring: lowest score wins)")
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
         scoring = str(state.extras.get("scoring", "standard"))
-        return [Fact("Scoring", scoring), Fact("Ends", "when a score passes 500")]
+        return [
+            Fact(_("Scoring"), str(SCORING_WORDS.get(scoring, scoring))),
+            Fact(_("Ends"), _("when a score passes 500")),
+        ]
 
     def cell_note(self, hand: HandOutcome, player: int, points: int, out: bool) -> str:
         return "500 → 0" if player in (hand.extras.get("resets") or []) else ""
@@ -69,8 +85,12 @@ class DirtyUnoPresenter(LeftInHand):
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         to_pass = TARGET + 1 - int(row.score)
         if state.config.options.get("scoring", "standard") == "penalty":
-            return f"{gap.text()} · {to_pass} from passing {TARGET}"
-        return f"needs {to_pass} to pass {TARGET}"
+            return _("%(gap)s · %(n)s from passing %(target)s") % {
+                "gap": gap.text(),
+                "n": to_pass,
+                "target": TARGET,
+            }
+        return _("needs %(n)s to pass %(target)s") % {"n": to_pass, "target": TARGET}
 
     def fill_panel(
         self,
@@ -80,7 +100,8 @@ class DirtyUnoPresenter(LeftInHand):
         previous: Mapping[int, int] | None,
         game_pk: int,
     ) -> None:
-        panel.reminder = str(state.next_hand.get("reminder", "")) if state.next_hand else ""
+        reminder = str(state.next_hand.get("reminder", "")) if state.next_hand else ""
+        panel.reminder = _(reminder) if reminder else ""
 
     def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
         # Every hand is played alike until a score passes 500 (which only the server sees).
@@ -100,7 +121,7 @@ class DirtyUnoPresenter(LeftInHand):
             values.append(
                 {
                     "key": value,
-                    "label": UNO_LABELS.get(value, value),
+                    "label": str(UNO_LABELS.get(value, value)),
                     "points": uno_points(card),
                     "marked": False,
                     "suited": not wild,
@@ -110,11 +131,11 @@ class DirtyUnoPresenter(LeftInHand):
             "kind": "uno",
             "values": values,
             "suits": [
-                {"key": c, "label": UNO_COLOUR_NAMES[c].capitalize(), "red": False}
+                {"key": c, "label": _(UNO_COLOUR_NAMES[c]).capitalize(), "red": False}
                 for c in UNO_COLOURS
             ],
             "deck": dict(uno_deck()),
-            "deck_name": "the UNO deck",
+            "deck_name": _("the UNO deck"),
             "scoring": str(state.config.options.get("scoring", "standard")),
             "marked_as": "",
         }

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from rest_framework import serializers
 
 from games import GameState, HandOutcome, Ruleset
 from games.base import next_hand_of
 from games.state import StandingRow
 from scorekeeper.presenters.answers import INT
-from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, kit_tools, plural
+from scorekeeper.presenters.base import Fact, Gap, Presenter, TableTools, kit_tools
 from scorekeeper.presenters.hand_input import HandForm
 
 
@@ -27,9 +29,9 @@ class ScrewPresenter(Presenter):
     entry_form = HandForm
     hand_serializer = ScrewYourNeighbourHandSerializer
     points_hint = "✓ won the hand; small: hand wins."
-    total_label = "Wins"
-    chart_title = "Hand wins"
-    unit = "wins"
+    total_label = pgettext_lazy("grid total: hand wins", "Wins")
+    chart_title = gettext_lazy("Hand wins")
+    unit = pgettext_lazy("scoreboard unit", "wins")
 
     score_meaning = "hand wins"
 
@@ -45,21 +47,36 @@ class ScrewPresenter(Presenter):
 
     def goal(self, options: Mapping[str, Any]) -> str:
         target = int(options.get("target_wins", 3) or 0)
-        return f"first to {target} hand wins" if target else "most hand wins"
+        if target:
+            return ngettext(
+                "first to %(target)s hand win", "first to %(target)s hand wins", target
+            ) % {"target": target}
+        return _("most hand wins")
 
     def game_goal(self, rules: Ruleset) -> str:
         target = next((o.default for o in rules.options if o.name == "target_wins"), 3)
-        return f"first to {target} hand wins (or the target you set, or none)"
+        return ngettext(
+            "first to %(target)s hand win (or the target you set, or none)",
+            "first to %(target)s hand wins (or the target you set, or none)",
+            target,
+        ) % {"target": target}
 
     def final_score(self, row: StandingRow) -> str:
-        return plural(int(row.score), "hand win")
+        n = int(row.score)
+        return ngettext("%(n)s hand win", "%(n)s hand wins", n) % {"n": n}
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
     ) -> list[Fact]:
         target = int(state.extras.get("target_wins") or 0)
         return [
-            Fact("Target", f"first to {target} wins" if target else "none — end the game by hand")
+            Fact(
+                _("Target"),
+                ngettext("first to %(target)s win", "first to %(target)s wins", target)
+                % {"target": target}
+                if target
+                else _("none — end the game by hand"),
+            )
         ]
 
     def table_tools(
@@ -70,24 +87,27 @@ class ScrewPresenter(Presenter):
         tools = kit_tools(state, nxt, names) or TableTools()
         tools.red_aces_within = 2
         if state.config.options.get("queen_two_spades") == "yes":
-            tools.display_facts.append(Fact("Q♠ with 2♠", "laid together: pick up seven"))
+            tools.display_facts.append(Fact(_("Q♠ with 2♠"), _("laid together: pick up seven")))
         return tools
 
     def cell_points(self, points: int, out: bool) -> str:
         return "✓" if out else ""
 
     def saved_summary(self, hand: HandOutcome, names: Mapping[int, str]) -> str:
-        return f"Hand {hand.number}: {names.get(hand.winner or 0, '?')} won it."
+        return _("Hand %(number)s: %(name)s won it.") % {
+            "number": hand.number,
+            "name": names.get(hand.winner or 0, "?"),
+        }
 
     def need(self, state: GameState, row: StandingRow, gap: Gap) -> str:
         target = int(state.extras.get("target_wins") or 0)
         if not target:
             return gap.text()
         left = target - int(row.score)
-        return f"needs {left} more win{'' if left == 1 else 's'}"
+        return ngettext("needs %(n)s more win", "needs %(n)s more wins", left) % {"n": left}
 
     def line_unit(self, score: int) -> str:
-        return "win" if score == 1 else "wins"
+        return ngettext("win", "wins", score)
 
     def hand_ahead(self, state: GameState, number: int) -> Mapping[str, Any] | None:
         # Nothing but the deal changes from hand to hand.
@@ -98,7 +118,7 @@ class ScrewPresenter(Presenter):
 
     def option_choice(self, option: str, choice: int | str) -> str:
         return (
-            "0 — no target, end by hand"
+            _("0 — no target, end by hand")
             if (option, choice) == ("target_wins", 0)
             else (str(choice))
         )
