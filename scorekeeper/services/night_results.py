@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.dateformat import format as date_format
 
 from scorekeeper.models import Game, GameStatus, Night
@@ -42,7 +43,7 @@ class NightCard:
             [self.title, self.day_text, self.hands_text]
             + [f"{line.place} {line.label} {line.score} {line.won}" for line in self.lines]
         )
-        digest = hashlib.sha256(f"{RENDER_VERSION}\0{shown}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{RENDER_VERSION}\0{get_language()}\0{shown}".encode()).hexdigest()
         return f'"n{self.night_id}-{digest[:16]}"'
 
 

@@ -23,6 +23,7 @@ from datetime import date, datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.dateformat import format as date_format
 
 from games import RULESETS, GameState
@@ -96,7 +97,7 @@ class Result:
         """Changes with the game (its version) and with anything the image shows (a
         renamed player keeps the version), so a cached image is never stale."""
         digest = hashlib.sha256(
-            f"{RENDER_VERSION}\0{self.game_id}\0{self.version}\0{self.text}".encode()
+            f"{RENDER_VERSION}\0{get_language()}\0{self.game_id}\0{self.version}\0{self.text}".encode()
         ).hexdigest()
         return f'"r{self.game_id}-{self.version}-{digest[:16]}"'
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 
 from django.http import HttpRequest
+from django.utils import translation
 
 from scorekeeper.live.pushed import key_of
 from scorekeeper.selectors.access import GameAccess, find_poll_access
@@ -60,7 +61,8 @@ def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
 def answer_key(request: HttpRequest, access: GameAccess) -> str:
     """What the answer depends on: the game's version, the revision of its table tools
     (their state rides along, out of band), what the viewer may do, the rows asked for,
-    and the host (the public result's link is absolute). Made once per request."""
+    the host (the public result's link is absolute) and the active language (the answer
+    is rendered in it). Made once per request."""
     made = getattr(request, "live_key", None)
     if made is not None and made[0] is access:
         return made[1]
@@ -74,6 +76,9 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
         to=request.GET.get("to", "")[:12],
         host=request.get_host(),
     )
+    # The answer is rendered in the viewer's language: a German fragment is never
+    # served to a Spanish phone.
+    key = f"{key}:{translation.get_language()}"
     request.live_key = (access, key)  # type: ignore[attr-defined]
     return key
 
