@@ -10,8 +10,8 @@ import hashlib
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.dateformat import format as date_format
+from django.utils.translation import get_language
 
 from scorekeeper.models import Game, GameStatus, Night
 from scorekeeper.presenters import presenter_for

@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import F, ProtectedError, Q, QuerySet
+from django.utils.translation import pgettext_lazy
 
 from games import RuleError
 from scorekeeper.models import (
@@ -47,16 +48,16 @@ from scorekeeper.validation import clean_name, parse_id
 
 #: What the palette's colours are called (players.css ``--player-1`` …), for the forms.
 COLOUR_NAMES = (
-    "Teal",
-    "Red",
-    "Blue",
-    "Amber",
-    "Purple",
-    "Orange",
-    "Cyan",
-    "Slate",
-    "Pink",
-    "Olive",
+    pgettext_lazy("player colour", "Teal"),
+    pgettext_lazy("player colour", "Red"),
+    pgettext_lazy("player colour", "Blue"),
+    pgettext_lazy("player colour", "Amber"),
+    pgettext_lazy("player colour", "Purple"),
+    pgettext_lazy("player colour", "Orange"),
+    pgettext_lazy("player colour", "Cyan"),
+    pgettext_lazy("player colour", "Slate"),
+    pgettext_lazy("player colour", "Pink"),
+    pgettext_lazy("player colour", "Olive"),
 )
 assert len(COLOUR_NAMES) == PLAYER_COLOURS
 

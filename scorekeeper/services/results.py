@@ -23,8 +23,8 @@ from datetime import date, datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.dateformat import format as date_format
+from django.utils.translation import get_language
 
 from games import RULESETS, GameState
 from scorekeeper.errors import ConflictError
