@@ -24,7 +24,8 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
 from scorekeeper.errors import ConflictError
@@ -39,7 +40,7 @@ TOKEN_BYTES = 24
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 TROPHY = "\U0001f3c6"
 SIGNATURE = "scored with scorekeeper"
-NOT_FINISHED = "The game is not finished yet: only a final result can be shared."
+NOT_FINISHED = gettext_noop("The game is not finished yet: only a final result can be shared.")
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ def build_result(game: Game, state: GameState) -> Result:
     """The final result of a finished game (seats prefetched); raises
     :class:`ConflictError` for a game still in progress."""
     if not state.finished:
-        raise ConflictError(NOT_FINISHED)
+        raise ConflictError(_(NOT_FINISHED))
     names = player_names(game)
     shows = presenter_for(game.ruleset)
     winners = set(state.winners)
@@ -176,7 +177,7 @@ def published_game(token: str) -> Game | None:
 def result_publish(*, game: Game, state: GameState) -> str:
     """Publish a finished game's result; the token (the same one if it already was)."""
     if not state.finished:
-        raise ConflictError(NOT_FINISHED)
+        raise ConflictError(_(NOT_FINISHED))
     with transaction.atomic():
         row = Game.objects.select_for_update(no_key=True).only("pk", "public_token").get(pk=game.pk)
         if not row.public_token:
