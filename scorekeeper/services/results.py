@@ -24,7 +24,7 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
@@ -39,7 +39,7 @@ RENDER_VERSION = 1
 TOKEN_BYTES = 24
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 TROPHY = "\U0001f3c6"
-SIGNATURE = "scored with scorekeeper"
+SIGNATURE = gettext_noop("scored with scorekeeper")
 NOT_FINISHED = gettext_noop("The game is not finished yet: only a final result can be shared.")
 
 
@@ -68,7 +68,7 @@ class Result:
 
     @property
     def hands_text(self) -> str:
-        return f"{self.hands} hand{'' if self.hands == 1 else 's'}"
+        return ngettext("%(count)s hand", "%(count)s hands", self.hands) % {"count": self.hands}
 
     @property
     def heading(self) -> str:
@@ -78,7 +78,9 @@ class Result:
     def image_alt(self) -> str:
         """What the image shows, for a screen reader."""
         shown = "; ".join(
-            f"{'won by ' if line.won else f'{line.place}. '}{line.label} {line.score}"
+            _("won by %(player)s %(score)s") % {"player": line.label, "score": line.score}
+            if line.won
+            else f"{line.place}. {line.label} {line.score}"
             for line in self.lines
         )
         return f"{self.heading}: {shown}"
@@ -90,7 +92,7 @@ class Result:
         for line in self.lines:
             lead = TROPHY if line.won else f"{line.place}."
             rows.append(f"{lead} {isolate(line.label)} {line.score}")
-        rows.append(SIGNATURE)
+        rows.append(_(SIGNATURE))
         return "\n".join(rows)
 
     @property
