@@ -18,6 +18,7 @@ from django.core.paginator import Page
 from django.core.paginator import Paginator as DjangoPaginator
 from django.db.models import QuerySet
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -87,7 +88,7 @@ def _league(request: Request, league_id: int) -> League:
         .first()
     )
     if league is None:
-        raise NotFound("No such league.")
+        raise NotFound(_("No such league."))
     return league
 
 
@@ -504,7 +505,7 @@ class PlayerRatingsApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         player = player_visible_to(signed_in_user(request), player_id)
         if player is None:
-            raise NotFound("No such player.")
+            raise NotFound(_("No such player."))
         scope = ruleset_scope(request.query_params.get("ruleset"))
         league_id = _int_param(request, "league")
         if league_id is not None:
