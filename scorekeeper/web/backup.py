@@ -17,7 +17,7 @@ from django.urls import path
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RuleError
@@ -76,8 +76,8 @@ def league_export_csv_file(
 
 class LeagueImportForm(forms.Form):
     file = forms.FileField(
-        label=_lazy("League backup (.json)"),
-        help_text=_lazy(
+        label=gettext_lazy("League backup (.json)"),
+        help_text=gettext_lazy(
             "A file downloaded with “Download backup (JSON)” from a league page, "
             "here or on another scorekeeper install."
         ),

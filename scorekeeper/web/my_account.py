@@ -23,7 +23,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import RuleError
@@ -45,23 +45,27 @@ class ProfileForm(forms.Form):
     name = forms.CharField(
         max_length=60,
         required=False,
-        label=_lazy("Name at the table"),
-        help_text=_lazy("How you appear on score sheets."),
+        label=gettext_lazy("Name at the table"),
+        help_text=gettext_lazy("How you appear on score sheets."),
     )
     email = forms.EmailField(
-        label=_lazy("E-mail address"),
+        label=gettext_lazy("E-mail address"),
         max_length=254,
-        help_text=_lazy("Only for resetting a forgotten password."),
+        help_text=gettext_lazy("Only for resetting a forgotten password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
 
 class InvitationForm(forms.Form):
-    note = forms.CharField(max_length=120, required=False, label=_lazy("For whom (a note for you)"))
-    uses = forms.IntegerField(
-        min_value=1, max_value=50, initial=1, label=_lazy("Accounts it makes")
+    note = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("For whom (a note for you)")
     )
-    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label=_lazy("Good for (days)"))
+    uses = forms.IntegerField(
+        min_value=1, max_value=50, initial=1, label=gettext_lazy("Accounts it makes")
+    )
+    days = forms.IntegerField(
+        min_value=1, max_value=90, initial=14, label=gettext_lazy("Good for (days)")
+    )
 
 
 def _user(request: HttpRequest) -> User:

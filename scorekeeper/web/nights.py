@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
 
@@ -34,8 +34,12 @@ from scorekeeper.web.results import png_response
 from scorekeeper.web.share import GuestRemoval, guest_removal_page, link_shown
 
 ROLE_TEXT = {
-    InviteRole.SCORE: _lazy("Lets a phone enter, correct and undo hands of every game tonight."),
-    InviteRole.WATCH: _lazy("Lets a phone follow tonight's games live, without changing them."),
+    InviteRole.SCORE: gettext_lazy(
+        "Lets a phone enter, correct and undo hands of every game tonight."
+    ),
+    InviteRole.WATCH: gettext_lazy(
+        "Lets a phone follow tonight's games live, without changing them."
+    ),
 }
 
 

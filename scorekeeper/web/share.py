@@ -28,7 +28,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RuleError
@@ -41,8 +41,8 @@ from scorekeeper.web.access import game_page
 from scorekeeper.web.join import join_url
 
 ROLE_TEXT = {
-    InviteRole.SCORE: _lazy("Lets a phone enter, correct and undo hands of this game."),
-    InviteRole.WATCH: _lazy("Lets a phone follow the sheet live, without changing it."),
+    InviteRole.SCORE: gettext_lazy("Lets a phone enter, correct and undo hands of this game."),
+    InviteRole.WATCH: gettext_lazy("Lets a phone follow the sheet live, without changing it."),
 }
 
 
