@@ -161,11 +161,11 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
             continue
         choices = []
         if option.default is None:
-            choices.append({"value": "", "label": "Automatic (by number of players)"})
+            choices.append({"value": "", "label": _("Automatic (by number of players)")})
         for choice in option.choices:
             label = shows.option_choice(option.name, choice)
             if choice == option.default:
-                label += " (default)"
+                label = _("%(choice)s (default)") % {"choice": label}
             choices.append({"value": str(choice), "label": label})
         fields.append(
             {
