@@ -76,7 +76,7 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
     raw = request.query_params.get(name, "").strip()
     if not raw:
         if required:
-            raise RuleError("this parameter is required", name)
+            raise RuleError(_("this parameter is required"), name)
         return None
     return parse_id(raw, name, "league" if name == "league" else "player")
 
@@ -465,7 +465,7 @@ class LeagueHeadToHeadApi(APIView):
         assert a is not None
         assert b is not None
         if a == b:
-            raise RuleError("pick two different players", "b")
+            raise RuleError(_("pick two different players"), "b")
         names = dict(
             Player.objects.filter(memberships__league=league, pk__in=[a, b]).values_list(
                 "id", "name"
@@ -473,7 +473,9 @@ class LeagueHeadToHeadApi(APIView):
         )
         for field, pid in (("a", a), ("b", b)):
             if pid not in names:
-                raise RuleError(f"player {pid} is not a member of this league", field)
+                raise RuleError(
+                    _("player %(player)s is not a member of this league") % {"player": pid}, field
+                )
         since = until = None
         if "season" in request.query_params:
             season = season_param(
