@@ -50,6 +50,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
 
 from scorekeeper.api import API_ROOT
 from scorekeeper.models import RateCounter
@@ -149,8 +150,8 @@ def too_many_requests(request: HttpRequest, retry_after: int, message: str = "")
     ``{"detail": …}`` for the API, an HTML page otherwise."""
     retry_after = max(int(retry_after), 1)
     minutes = math.ceil(retry_after / 60)
-    wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-    message = message or f"Too many attempts. Try again in {wait}."
+    wait = ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+    message = message or gettext("Too many attempts. Try again in %(wait)s.") % {"wait": wait}
     response: HttpResponse
     if is_api_request(request):
         response = JsonResponse({"detail": message}, status=429)
@@ -166,11 +167,16 @@ def lockout_response(
     """``AXES_LOCKOUT_CALLABLE``: the answer to a sign-in while its username and address
     are locked out. Each attempt during the lockout starts the cool-off again."""
     cool_off = settings.AXES_COOLOFF_TIME
+    minutes = math.ceil(cool_off.total_seconds() / 60)
     return too_many_requests(
         request,
         int(cool_off.total_seconds()),
-        "Too many wrong passwords for this account from here. "
-        f"Try again in {math.ceil(cool_off.total_seconds() / 60)} minutes.",
+        ngettext(
+            "Too many wrong passwords for this account from here. Try again in %(count)s minute.",
+            "Too many wrong passwords for this account from here. Try again in %(count)s minutes.",
+            minutes,
+        )
+        % {"count": minutes},
     )
 
 

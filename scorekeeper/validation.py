@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext as _
 
 from games import RuleError
 from games.base import whole_number
@@ -75,9 +76,9 @@ def page_number(value: object) -> int:
 def check_text(value: str, field: str) -> str:
     """Refuse text a database cannot store: NUL and lone surrogates."""
     if "\x00" in value:
-        raise RuleError("NUL characters are not allowed", field)
+        raise RuleError(_("NUL characters are not allowed"), field)
     if any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise RuleError("lone surrogate characters are not allowed (not valid Unicode)", field)
+        raise RuleError(_("lone surrogate characters are not allowed (not valid Unicode)"), field)
     return value
 
 
@@ -85,24 +86,32 @@ def clean_name(value: object, field: str = "name", limit: int = 60) -> str:
     """A player's or a league's name: NFC, single spaces, something visible, no
     control, text-direction or other invisible format characters."""
     if not isinstance(value, str):
-        raise RuleError("a name is required", field)
+        raise RuleError(_("a name is required"), field)
     check_text(value, field)
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name:
-        raise RuleError("a name is required", field)
+        raise RuleError(_("a name is required"), field)
     if "\ufffd" in name:
         # What a browser's broken text (or a lone surrogate sent as UTF-8) turns into.
-        raise RuleError("a name cannot hold U+FFFD, the sign of text that was not UTF-8", field)
+        raise RuleError(_("a name cannot hold U+FFFD, the sign of text that was not UTF-8"), field)
     for ch in name:
         category = unicodedata.category(ch)
         if ch in BIDI_CONTROLS:
-            raise RuleError(f"a name cannot hold text-direction controls (U+{ord(ch):04X})", field)
+            raise RuleError(
+                _("a name cannot hold text-direction controls (U+%(code)s)")
+                % {"code": f"{ord(ch):04X}"},
+                field,
+            )
         if category == "Cc" or (category == "Cf" and ch not in ALLOWED_FORMAT):
-            raise RuleError(f"a name cannot hold invisible characters (U+{ord(ch):04X})", field)
+            raise RuleError(
+                _("a name cannot hold invisible characters (U+%(code)s)")
+                % {"code": f"{ord(ch):04X}"},
+                field,
+            )
     if not any(_visible(ch) for ch in name):
-        raise RuleError("a name needs at least one visible character", field)
+        raise RuleError(_("a name needs at least one visible character"), field)
     if len(name) > limit:
-        raise RuleError(f"a name can have at most {limit} characters", field)
+        raise RuleError(_("a name can have at most %(limit)s characters") % {"limit": limit}, field)
     return name
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from games.base import whole_number
@@ -20,8 +21,8 @@ class IdField(serializers.IntegerField):
     would overflow the database's integers rather than just match nothing)."""
 
     default_error_messages = {
-        "min_value": "ids are whole numbers from 1",
-        "max_value": "there is no such id",
+        "min_value": gettext_lazy("ids are whole numbers from 1"),
+        "max_value": gettext_lazy("there is no such id"),
     }
 
     def __init__(self, **kwargs: Any) -> None:

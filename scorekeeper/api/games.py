@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponse, QueryDict
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -89,7 +90,7 @@ def _access(request: Request, game_id: int, *, rows: bool = True) -> GameAccess:
     ``rows``); 404 for a game they cannot see. Writes check it again under the lock."""
     access = find_game_access(game_id, request.user, rows=rows)
     if access is None:
-        raise NotFound(f"There is no game {game_id} that you can see.")
+        raise NotFound(_("There is no game %(game)s that you can see.") % {"game": game_id})
     return access
 
 

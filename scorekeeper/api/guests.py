@@ -9,6 +9,7 @@ recorded still name them. Only whoever may share the game may do either.
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -75,7 +76,9 @@ class GameGuestApi(APIView):
             else None
         )
         if guest is None:
-            raise NotFound(f"Game {game_id} has no guest {guest_id}.")
+            raise NotFound(
+                _("Game %(game)s has no guest %(guest)s.") % {"game": game_id, "guest": guest_id}
+            )
         guest_remove(guest=guest, user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 

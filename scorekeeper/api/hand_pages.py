@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import LimitOffsetPagination
@@ -75,7 +76,7 @@ class GameHandPagesApi(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         access = find_game_access(game_id, request.user, rows=False)
         if access is None:
-            raise NotFound(f"There is no game {game_id} that you can see.")
+            raise NotFound(_("There is no game %(game)s that you can see.") % {"game": game_id})
         game = access.game
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(hand_rows(game), request, view=self)

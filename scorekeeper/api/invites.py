@@ -9,6 +9,8 @@ see a 403, as everywhere in the API.
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -24,7 +26,7 @@ from scorekeeper.selectors.invites import live_invites
 from scorekeeper.services.invites import invite_create, invite_revoke
 from scorekeeper.validation import MAX_ID
 
-ROLE_ERROR = "'{input}' is not a role (choose score or watch)"
+ROLE_ERROR = gettext_lazy("'{input}' is not a role (choose score or watch)")
 
 
 class InviteSerializer(OutputSerializer):
@@ -55,10 +57,10 @@ class InviteInputSerializer(serializers.Serializer):
 def shareable_game(request: Request, game_id: int) -> Game:
     access = find_game_access(game_id, request.user, rows=False)
     if access is None:
-        raise NotFound(f"There is no game {game_id} that you can see.")
+        raise NotFound(_("There is no game %(game)s that you can see.") % {"game": game_id})
     if not access.may_manage:
         raise PermissionDenied(
-            "Only the game's owner and its league's owner and admins may share it."
+            _("Only the game's owner and its league's owner and admins may share it.")
         )
     return access.game
 
@@ -141,7 +143,10 @@ class GameInviteApi(APIView):
         game = shareable_game(request, game_id)
         invite = live_invites(game).filter(pk=invite_id).first() if invite_id <= MAX_ID else None
         if invite is None:
-            raise NotFound(f"Game {game_id} has no live invite {invite_id}.")
+            raise NotFound(
+                _("Game %(game)s has no live invite %(invite)s.")
+                % {"game": game_id, "invite": invite_id}
+            )
         invite_revoke(invite=invite, user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 

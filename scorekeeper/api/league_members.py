@@ -13,6 +13,7 @@ Who may is ``selectors.access.league_access``; the writes are
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -50,7 +51,7 @@ class LeaveInputSerializer(serializers.Serializer):
 def _league(request: Request, league_id: int) -> League:
     league = leagues_visible_to(signed_in_user(request)).filter(pk=league_id).first()
     if league is None:
-        raise NotFound("No such league.")
+        raise NotFound(_("No such league."))
     return league
 
 
@@ -61,7 +62,7 @@ def _membership(league: League, player_id: int) -> Membership:
         .first()
     )
     if membership is None:
-        raise NotFound("No such member of this league.")
+        raise NotFound(_("No such member of this league."))
     return membership
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -117,7 +118,7 @@ class LeagueSeasonsApi(APIView):
 def _league(request: Request, league_id: int) -> League:
     league = leagues_visible_to(signed_in_user(request)).filter(pk=league_id).first()
     if league is None:
-        raise NotFound("No such league.")
+        raise NotFound(_("No such league."))
     return league
 
 

@@ -18,6 +18,7 @@ from django.core.paginator import Page
 from django.core.paginator import Paginator as DjangoPaginator
 from django.db.models import QuerySet
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -75,7 +76,7 @@ def _int_param(request: Request, name: str, *, required: bool = False) -> int | 
     raw = request.query_params.get(name, "").strip()
     if not raw:
         if required:
-            raise RuleError("this parameter is required", name)
+            raise RuleError(_("this parameter is required"), name)
         return None
     return parse_id(raw, name, "league" if name == "league" else "player")
 
@@ -87,7 +88,7 @@ def _league(request: Request, league_id: int) -> League:
         .first()
     )
     if league is None:
-        raise NotFound("No such league.")
+        raise NotFound(_("No such league."))
     return league
 
 
@@ -464,7 +465,7 @@ class LeagueHeadToHeadApi(APIView):
         assert a is not None
         assert b is not None
         if a == b:
-            raise RuleError("pick two different players", "b")
+            raise RuleError(_("pick two different players"), "b")
         names = dict(
             Player.objects.filter(memberships__league=league, pk__in=[a, b]).values_list(
                 "id", "name"
@@ -472,7 +473,9 @@ class LeagueHeadToHeadApi(APIView):
         )
         for field, pid in (("a", a), ("b", b)):
             if pid not in names:
-                raise RuleError(f"player {pid} is not a member of this league", field)
+                raise RuleError(
+                    _("player %(player)s is not a member of this league") % {"player": pid}, field
+                )
         since = until = None
         if "season" in request.query_params:
             season = season_param(
@@ -504,7 +507,7 @@ class PlayerRatingsApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         player = player_visible_to(signed_in_user(request), player_id)
         if player is None:
-            raise NotFound("No such player.")
+            raise NotFound(_("No such player."))
         scope = ruleset_scope(request.query_params.get("ruleset"))
         league_id = _int_param(request, "league")
         if league_id is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -115,17 +116,17 @@ class NightDetailApi(APIView):
     def get(self, request: Request, night_id: int) -> Response:
         night = nights_visible_to(request.user).filter(pk=night_id).first()
         if night is None:
-            raise NotFound("No such night.")
+            raise NotFound(_("No such night."))
         return Response(night_answer(night))
 
 
 def shareable_night(request: Request, night_id: int) -> Night:
     night = nights_visible_to(request.user).filter(pk=night_id).first()
     if night is None:
-        raise NotFound(f"There is no night {night_id} that you can see.")
+        raise NotFound(_("There is no night %(night)s that you can see.") % {"night": night_id})
     if not may_manage_night(request.user, night):
         raise PermissionDenied(
-            "Only the night's owner and its league's owner and admins may share it."
+            _("Only the night's owner and its league's owner and admins may share it.")
         )
     return night
 
@@ -198,7 +199,10 @@ class NightInviteApi(APIView):
             else None
         )
         if invite is None:
-            raise NotFound(f"Night {night_id} has no live invite {invite_id}.")
+            raise NotFound(
+                _("Night %(night)s has no live invite %(invite)s.")
+                % {"night": night_id, "invite": invite_id}
+            )
         invite_revoke(invite=invite, user=signed_in_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 

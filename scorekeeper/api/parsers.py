@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import IO, Any, NoReturn
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.parsers import BaseParser
@@ -41,7 +42,7 @@ MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 
 class RequestTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "too_large"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.db.models.functions import Lower
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -139,7 +140,7 @@ class PlayerDetailApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         player = player_visible_to(request.user, player_id)
         if player is None:
-            raise NotFound("No such player.")
+            raise NotFound(_("No such player."))
         return Response(PlayerOutputSerializer(player).data)
 
     class PlayerUpdateSerializer(serializers.Serializer):
@@ -182,7 +183,7 @@ class PlayerDetailApi(APIView):
                 hidden=values.get("hidden"),
             )
         except NoSuchPlayer:
-            raise NotFound("No such player.") from None
+            raise NotFound(_("No such player.")) from None
         except NotManageable as exc:
             raise ApiPermissionDenied(str(exc)) from None
         return Response(PlayerOutputSerializer(player).data)
@@ -229,7 +230,7 @@ class PlayerMergeApi(APIView):
                 user=signed_in_user(request), source=player_id, into=data.validated_data["into"]
             )
         except NoSuchPlayer:
-            raise NotFound("No such player.") from None
+            raise NotFound(_("No such player.")) from None
         except NotManageable as exc:
             raise ApiPermissionDenied(str(exc)) from None
         return Response(self.MergeOutputSerializer(merged).data)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied
@@ -95,7 +96,7 @@ def _game(request: Request, game_id: int, *, manage: str = "") -> Game:
     (403 saying ``manage``)."""
     access = find_game_access(game_id, request.user)
     if access is None:
-        raise NotFound(f"There is no game {game_id} that you can see.")
+        raise NotFound(_("There is no game %(game)s that you can see.") % {"game": game_id})
     if manage and not access.may_manage:
         raise PermissionDenied(manage)
     return access.game

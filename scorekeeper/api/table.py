@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -63,7 +64,7 @@ class TableActionSerializer(serializers.Serializer):
 def _access(request: Request, game_id: int) -> GameAccess:
     access = find_game_access(game_id, request.user, rows=False)
     if access is None:
-        raise NotFound(f"There is no game {game_id} that you can see.")
+        raise NotFound(_("There is no game %(game)s that you can see.") % {"game": game_id})
     return access
 
 
@@ -90,7 +91,7 @@ class GameTableApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         access = _access(request, game_id)
         if not access.may_change:
-            raise PermissionDenied("Only the game's owner and members of its league may.")
+            raise PermissionDenied(_("Only the game's owner and members of its league may."))
         body = request.data if isinstance(request.data, dict) else {}
         act = parse_action(body)
         rows = rows_by_version(access.game)
@@ -103,7 +104,9 @@ class GameTableApi(APIView):
                 hand=hand_in_play(rows.state),
             )
         except Game.DoesNotExist:
-            raise NotFound(f"There is no game {game_id} that you can see.") from None
+            raise NotFound(
+                _("There is no game %(game)s that you can see.") % {"game": game_id}
+            ) from None
         return Response(game_table(access.game, rows.state, rows.names))
 
 

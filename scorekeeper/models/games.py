@@ -7,6 +7,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import RULESETS, RuleError, Ruleset, get_ruleset
 from scorekeeper.models.leagues import League
@@ -45,8 +47,8 @@ class Night(models.Model):
 
 
 class GameStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress", "In progress"
-    FINISHED = "finished", "Finished"
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
 
 
 class Game(models.Model):
@@ -196,9 +198,9 @@ class Hand(models.Model):
 
 
 class HandAction(models.TextChoices):
-    RECORDED = "recorded", "Recorded"
-    CORRECTED = "corrected", "Corrected"
-    UNDONE = "undone", "Undone"
+    RECORDED = "recorded", pgettext_lazy("hand history", "Recorded")
+    CORRECTED = "corrected", pgettext_lazy("hand history", "Corrected")
+    UNDONE = "undone", pgettext_lazy("hand history", "Undone")
 
 
 class HandRevision(models.Model):

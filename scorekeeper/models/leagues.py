@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models.players import Player
 
@@ -32,9 +33,9 @@ class MemberRole(models.TextChoices):
     """What a member may do in a league (the owner is ``League.owner``, above them all;
     the table of rights is ``selectors.access`` and the README's "League roles")."""
 
-    ADMIN = "admin", "Admin"
-    RECORDER = "recorder", "Records games"
-    VIEWER = "viewer", "Only looks"
+    ADMIN = "admin", _("Admin")
+    RECORDER = "recorder", _("Records games")
+    VIEWER = "viewer", _("Only looks")
 
 
 class Membership(models.Model):

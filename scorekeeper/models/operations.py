@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scorekeeper.models.leagues import League
 
@@ -35,11 +36,11 @@ class RateCounter(models.Model):
 
 
 class LeagueImportStatus(models.TextChoices):
-    QUEUED = "queued", "Waiting to start"
-    CHECKING = "checking", "Checking the file"
-    IMPORTING = "importing", "Saving the league"
-    DONE = "done", "Imported"
-    FAILED = "failed", "Refused"
+    QUEUED = "queued", _("Waiting to start")
+    CHECKING = "checking", _("Checking the file")
+    IMPORTING = "importing", _("Saving the league")
+    DONE = "done", _("Imported")
+    FAILED = "failed", _("Refused")
 
 
 class LeagueImport(models.Model):

@@ -6,13 +6,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from scorekeeper.models.games import Game, Night
 
 
 class InviteRole(models.TextChoices):
-    SCORE = "score", "Score"
-    WATCH = "watch", "Watch"
+    SCORE = "score", pgettext_lazy("link role", "Score")
+    WATCH = "watch", pgettext_lazy("link role", "Watch")
 
 
 class Invite(models.Model):

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import RuleError
 from scorekeeper.models import ALL_GAMES, League, Player, Season
@@ -75,7 +76,10 @@ def season_param(
     found = next((s for s in seasons if str(s.pk) == raw), None)
     if found is None:
         raise RuleError(
-            f"'{raw[:20]}' is not a season of this league (give a season's id, or '{ALL_TIME}')",
+            gettext(
+                "'%(season)s' is not a season of this league (give a season's id, or '%(all)s')"
+            )
+            % {"season": raw[:20], "all": ALL_TIME},
             "season",
         )
     return found

@@ -25,6 +25,7 @@ from django.db.models import (
     Q,
     QuerySet,
 )
+from django.utils.translation import gettext
 
 from games import RULESETS, RuleError, get_ruleset
 from scorekeeper.models import (
@@ -57,7 +58,9 @@ def ruleset_scope(ruleset: str | None) -> str:
     if not titled:
         return rules.slug
     if not title.strip() or len(ruleset) > SCOPE_LENGTH:
-        raise RuleError(f"'{ruleset}' is not a game's name here", "ruleset")
+        raise RuleError(
+            gettext("'%(ruleset)s' is not a game's name here") % {"ruleset": ruleset}, "ruleset"
+        )
     return f"{rules.slug}/{title}"
 
 
@@ -65,7 +68,7 @@ def ruleset_name(scope: str) -> str:
     """A scope's name: the game's, the title the table gave it, or "All games"."""
     slug, titled, title = scope.partition("/")
     if slug not in RULESETS:
-        return "All games"
+        return gettext("All games")
     return title if titled else RULESETS[slug].name
 
 
@@ -79,7 +82,7 @@ def scope_order(scope: str) -> tuple[int, str]:
 def scope_tabs(counts: dict[str, int]) -> list[dict[str, Any]]:
     """The tabs of a league's (or a season's) standings, from the players rated in each
     scope: all games, then each game played, its titles apart."""
-    tabs = [{"slug": ALL_GAMES, "name": "All games", "players": counts.get(ALL_GAMES, 0)}]
+    tabs = [{"slug": ALL_GAMES, "name": gettext("All games"), "players": counts.get(ALL_GAMES, 0)}]
     tabs += [
         {"slug": scope, "name": ruleset_name(scope), "players": counts[scope]}
         for scope in sorted((s for s in counts if s != ALL_GAMES), key=scope_order)
@@ -320,7 +323,9 @@ def league_games(
     if status:
         if status not in GameStatus.values:
             raise RuleError(
-                f"'{status}' is not a status (choose in_progress or finished)", "status"
+                gettext("'%(status)s' is not a status (choose in_progress or finished)")
+                % {"status": status},
+                "status",
             )
         games = games.filter(status=status)
     wanted = list(players)

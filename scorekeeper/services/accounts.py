@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scorekeeper.errors import AccountRefused
 from scorekeeper.models import Game, League, Membership, Player, SignupInvitation
@@ -19,11 +21,15 @@ from scorekeeper.services.games import game_delete
 from scorekeeper.services.player_admin import player_update
 from scorekeeper.services.players import player_create
 
-SIGNUP_CLOSED = "Sign-up is closed on this instance: ask the person who runs it for an account."
-INVITATION_NEEDED = "Sign-up is by invitation: enter the code you were given."
-INVITATION_UNKNOWN = "There is no such invitation. Check the code or ask for a new one."
-INVITATION_EXPIRED = "This invitation has expired. Ask for a new one."
-INVITATION_USED = "This invitation has been used up. Ask for a new one."
+SIGNUP_CLOSED = gettext_noop(
+    "Sign-up is closed on this instance: ask the person who runs it for an account."
+)
+INVITATION_NEEDED = gettext_noop("Sign-up is by invitation: enter the code you were given.")
+INVITATION_UNKNOWN = gettext_noop(
+    "There is no such invitation. Check the code or ask for a new one."
+)
+INVITATION_EXPIRED = gettext_noop("This invitation has expired. Ask for a new one.")
+INVITATION_USED = gettext_noop("This invitation has been used up. Ask for a new one.")
 
 
 def may_make_invitations(user: User) -> bool:
@@ -40,19 +46,19 @@ def signup_check(code: str = "") -> SignupInvitation | None:
     """Refuse (:class:`AccountRefused`) a sign-up the policy does not allow; the
     invitation it would use, when sign-up is by invitation. Uses nothing up."""
     if settings.SIGNUP == "closed":
-        raise AccountRefused(SIGNUP_CLOSED, closed=True)
+        raise AccountRefused(_(SIGNUP_CLOSED), closed=True)
     if settings.SIGNUP != "invite":
         return None
     code = code.strip()
     if not code:
-        raise AccountRefused(INVITATION_NEEDED, "invite")
+        raise AccountRefused(_(INVITATION_NEEDED), "invite")
     invitation = SignupInvitation.objects.filter(code=code).first()
     if invitation is None:
-        raise AccountRefused(INVITATION_UNKNOWN, "invite")
+        raise AccountRefused(_(INVITATION_UNKNOWN), "invite")
     if invitation.expires_at <= timezone.now():
-        raise AccountRefused(INVITATION_EXPIRED, "invite")
+        raise AccountRefused(_(INVITATION_EXPIRED), "invite")
     if invitation.uses >= invitation.max_uses:
-        raise AccountRefused(INVITATION_USED, "invite")
+        raise AccountRefused(_(INVITATION_USED), "invite")
     return invitation
 
 
@@ -69,9 +75,9 @@ def account_create(
                 pk=invitation.pk, uses__lt=F("max_uses"), expires_at__gt=timezone.now()
             ).update(uses=F("uses") + 1)
             if not claimed:
-                raise AccountRefused(INVITATION_USED, "invite")
+                raise AccountRefused(_(INVITATION_USED), "invite")
         # (The forms check it too, before; this is for two sign-ups racing for one name.)
-        taken = AccountRefused("A user with that username already exists.", "username")
+        taken = AccountRefused(_("A user with that username already exists."), "username")
         if User.objects.filter(username__iexact=username).exists():
             raise taken
         try:
@@ -88,7 +94,7 @@ def invitation_create(
 ) -> SignupInvitation:
     """A sign-up invitation made by ``user`` on their account page."""
     if not may_make_invitations(user):
-        raise AccountRefused("Only the administrator makes invitations on this instance.")
+        raise AccountRefused(_("Only the administrator makes invitations on this instance."))
     return SignupInvitation.objects.create(
         created_by=user,
         note=note.strip()[:120],
@@ -128,8 +134,11 @@ def account_delete(*, user: User) -> None:
             successor = _successor(league, user)
             if successor is None:
                 raise AccountRefused(
-                    f"Nobody else with an account could take over your league "
-                    f"“{league.name}”: add a member with an account first."
+                    _(
+                        "Nobody else with an account could take over your league "
+                        "“%(league)s”: add a member with an account first."
+                    )
+                    % {"league": league.name}
                 )
             league.owner = successor
             league.save(update_fields=["owner"])

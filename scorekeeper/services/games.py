@@ -13,6 +13,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import GameState, HandOutcome, RuleError, get_ruleset
 from games.base import hand_context
@@ -202,14 +204,16 @@ def hand_record(
         played = before.hands[-1].number if before.hands else 0
         if expected_number is not None and expected_number != played + 1:
             raise StaleHandError(
-                f"Hand {expected_number} was already recorded; the next hand is {played + 1}."
+                _("Hand %(hand)s was already recorded; the next hand is %(next)s.")
+                % {"hand": expected_number, "next": played + 1}
             )
         if played >= MAX_HANDS:
             raise ConflictError(
-                f"A game holds at most {MAX_HANDS:,} hands: start a new game to play on."
+                _("A game holds at most %(limit)s hands: start a new game to play on.")
+                % {"limit": f"{MAX_HANDS:,}"}
             )
         if before.finished:
-            raise ConflictError("This game is over: no more hands can be recorded.")
+            raise ConflictError(_("This game is over: no more hands can be recorded."))
         if not isinstance(hand_input, Mapping):
             raise RuleError("a hand must be a JSON object")
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
@@ -246,9 +250,14 @@ def _refold(at: LockedGame, number: int, hand_input: Mapping[str, Any]) -> list[
         if state.finished:
             later = last - current + 1
             raise ConflictError(
-                f"With this correction the game ends after hand {current - 1}, but {later} "
-                f"more hand{'s' if later != 1 else ''} follow{'s' if later == 1 else ''}: "
-                "undo them first."
+                ngettext(
+                    "With this correction the game ends after hand %(hand)s, but %(later)s "
+                    "more hand follows: undo them first.",
+                    "With this correction the game ends after hand %(hand)s, but %(later)s "
+                    "more hands follow: undo them first.",
+                    later,
+                )
+                % {"hand": current - 1, "later": later}
             )
         try:
             state = at.rules.play(at.config, [raw], state=state)
@@ -329,7 +338,8 @@ def hand_undo(
         last = Hand.objects.filter(game=locked).order_by("-number").values_list("number")[0][0]
         if number != last:
             raise ConflictError(
-                f"Only the last hand ({last}) can be undone; correct hand {number} instead."
+                _("Only the last hand (%(last)s) can be undone; correct hand %(hand)s instead.")
+                % {"last": last, "hand": number}
             )
         was_finished = locked.status == GameStatus.FINISHED
         HandRevision.objects.create(
@@ -361,7 +371,7 @@ def game_close(*, game: Game, user: User | None) -> GameState:
         at = lock_game(game, user, may="manage")
         locked = at.game
         if locked.status == GameStatus.FINISHED:
-            raise ConflictError("This game is already over.")
+            raise ConflictError(_("This game is already over."))
         locked.closed = True
         state = current_state(at)
         sync_derived(locked, state, at.seats, was_finished=False)
@@ -376,7 +386,7 @@ def game_reopen(*, game: Game, user: User | None) -> GameState:
         at = lock_game(game, user, may="manage")
         locked = at.game
         if not locked.closed:
-            raise ConflictError("This game was not ended by hand, so it cannot be reopened.")
+            raise ConflictError(_("This game was not ended by hand, so it cannot be reopened."))
         locked.closed = False
         state = current_state(at)
         sync_derived(locked, state, at.seats, was_finished=locked.status == GameStatus.FINISHED)

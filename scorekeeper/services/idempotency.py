@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.utils.translation import gettext as _
+
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused
 from scorekeeper.models import HandAction, HandRevision, IdempotencyRecord
 
@@ -39,6 +41,9 @@ def check_replayable(seen: IdempotencyRecord, body_hash: str) -> None:
     )
     if isinstance(number, int) and undone.exists():
         raise ConflictError(
-            f"The hand recorded with this Idempotency-Key (hand {number}) was undone since: "
-            "nothing was recorded. To record it again, send it with a new key."
+            _(
+                "The hand recorded with this Idempotency-Key (hand %(hand)s) was undone since: "
+                "nothing was recorded. To record it again, send it with a new key."
+            )
+            % {"hand": number}
         )

@@ -12,6 +12,7 @@ import secrets
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import RuleError
 from scorekeeper.live import notify
@@ -28,7 +29,7 @@ GUEST_NAME_MAX = 40
 def _check_may_share(user: User, game: Game) -> None:
     if not game_access(game, user).may_manage:
         raise PermissionDenied(
-            "Only the game's owner and its league's owner and admins may share it."
+            _("Only the game's owner and its league's owner and admins may share it.")
         )
 
 
@@ -37,7 +38,9 @@ def _new_link(
 ) -> Invite:
     """A new link to ``game`` or ``night`` (the caller checked who may share it)."""
     if role not in InviteRole.values:
-        raise RuleError(f"'{role}' is not a role (choose score or watch)", "role")
+        raise RuleError(
+            _("'%(role)s' is not a role (choose score or watch)") % {"role": role}, "role"
+        )
     token = secrets.token_urlsafe(TOKEN_BYTES)
     return Invite.objects.create(game=game, night=night, role=role, token=token, created_by=user)
 
@@ -51,7 +54,7 @@ def invite_create(*, game: Game, user: User, role: str) -> Invite:
 def _check_may_share_night(user: User, night: Night) -> None:
     if not may_manage_night(user, night):
         raise PermissionDenied(
-            "Only the night's owner and its league's owner and admins may share it."
+            _("Only the night's owner and its league's owner and admins may share it.")
         )
 
 
@@ -106,8 +109,8 @@ def guest_remove(*, guest: Guest, user: User) -> None:
 def guest_join(*, invite: Invite, name: str) -> Guest:
     """A guest following a live score link, under the name they gave."""
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("Give your name, so the table knows who entered a hand", "name")
+        raise RuleError(_("Give your name, so the table knows who entered a hand"), "name")
     clean = clean_name(name, "name", limit=GUEST_NAME_MAX)
     if invite.role != InviteRole.SCORE or invite.revoked_at is not None:
-        raise PermissionDenied("This link does not let you enter hands.")
+        raise PermissionDenied(_("This link does not let you enter hands."))
     return Guest.objects.create(invite=invite, name=clean)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import RuleError
 from scorekeeper.models import League, MemberRole, Membership
@@ -15,8 +17,8 @@ from scorekeeper.selectors.access import LeagueRole, league_access
 from scorekeeper.selectors.games import can_change_league
 from scorekeeper.validation import parse_id
 
-OWNER_ROLE_FIXED = "The league's owner keeps every right: their role is not changed."
-WRONG_PASSWORD = "That is not your password: nothing was done."
+OWNER_ROLE_FIXED = gettext_noop("The league's owner keeps every right: their role is not changed.")
+WRONG_PASSWORD = gettext_noop("That is not your password: nothing was done.")
 
 
 def league_to_record_in(user: User, league_id: int) -> League:
@@ -25,7 +27,10 @@ def league_to_record_in(user: User, league_id: int) -> League:
     not exist or is not theirs."""
     league = League.objects.filter(pk=league_id).first()
     if league is None or not can_change_league(user, league):
-        raise RuleError(f"league {league_id} does not exist or you are not in it", "league")
+        raise RuleError(
+            _("league %(league)s does not exist or you are not in it") % {"league": league_id},
+            "league",
+        )
     return league
 
 
@@ -36,10 +41,10 @@ def member_set_role(*, league: League, player: int | str, role: object, user: Us
     member."""
     access = league_access(user, league)
     if not access.may_manage:
-        raise PermissionDenied("Only the league's owner and admins may set members' roles.")
+        raise PermissionDenied(_("Only the league's owner and admins may set members' roles."))
     if not isinstance(role, str) or role not in MemberRole.values:
         choices = ", ".join(MemberRole.values)
-        raise RuleError(f"role must be one of {choices}", "role")
+        raise RuleError(_("role must be one of %(choices)s") % {"choices": choices}, "role")
     player_id = parse_id(player, "player")
     with transaction.atomic():
         membership = (
@@ -49,9 +54,12 @@ def member_set_role(*, league: League, player: int | str, role: object, user: Us
             .first()
         )
         if membership is None:
-            raise RuleError(f"player {player_id} is not a member of this league", "player")
+            raise RuleError(
+                _("player %(player)s is not a member of this league") % {"player": player_id},
+                "player",
+            )
         if not access.may_set_role(membership.player.user_id):
-            raise PermissionDenied(OWNER_ROLE_FIXED)
+            raise PermissionDenied(_(OWNER_ROLE_FIXED))
         if membership.role != role:
             membership.role = role
             membership.save(update_fields=["role"])
@@ -64,10 +72,10 @@ def league_leave(*, league: League, user: User, password: str) -> None:
     asked again: a wrong one raises :class:`RuleError` on ``password`` and nothing is
     done. The owner cannot leave (they hand the league over, or delete it)."""
     if not user.check_password(password):
-        raise RuleError(WRONG_PASSWORD, field="password")
+        raise RuleError(_(WRONG_PASSWORD), field="password")
     access = league_access(user, league)
     if access.role is LeagueRole.OWNER:
-        raise PermissionDenied("The league's owner cannot leave it.")
+        raise PermissionDenied(_("The league's owner cannot leave it."))
     if not access.may_leave:
-        raise PermissionDenied("You are not a member of this league.")
+        raise PermissionDenied(_("You are not a member of this league."))
     Membership.objects.filter(league=league, player__user_id=user.pk).delete()

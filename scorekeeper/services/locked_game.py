@@ -16,6 +16,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import GameConfig, GameState, HandOutcome, Ruleset, get_ruleset
 from scorekeeper.live import notify as live
@@ -125,17 +127,20 @@ def state_and_revision(at: LockedGame) -> tuple[GameState, int]:
 MAY = {
     "record": (
         "may_record",
-        "Only the game's owner, its league's owner, admins and members who record, and "
-        "guests with "
-        "a score link may enter hands.",
+        gettext_noop(
+            "Only the game's owner, its league's owner, admins and members who record, and "
+            "guests with a score link may enter hands."
+        ),
     ),
     "change": (
         "may_change",
-        "Only the game's owner and its league's owner and admins may change a finished game.",
+        gettext_noop(
+            "Only the game's owner and its league's owner and admins may change a finished game."
+        ),
     ),
     "manage": (
         "may_manage",
-        "Only the game's owner and its league's owner and admins may do this.",
+        gettext_noop("Only the game's owner and its league's owner and admins may do this."),
     ),
 }
 
@@ -153,8 +158,8 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
     if getattr(access, allowed):
         return access
     if guest is not None and not access.may_record:
-        refusal = "This link no longer lets you change the game."
-    raise PermissionDenied(refusal)
+        refusal = gettext_noop("This link no longer lets you change the game.")
+    raise PermissionDenied(_(refusal))
 
 
 #: The game's columns every write saves (:func:`sync_derived`).

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from scorekeeper.models import Game, GameStatus, Night
 from scorekeeper.presenters import presenter_for
@@ -42,7 +44,7 @@ class NightCard:
             [self.title, self.day_text, self.hands_text]
             + [f"{line.place} {line.label} {line.score} {line.won}" for line in self.lines]
         )
-        digest = hashlib.sha256(f"{RENDER_VERSION}\0{shown}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{RENDER_VERSION}\0{get_language()}\0{shown}".encode()).hexdigest()
         return f'"n{self.night_id}-{digest[:16]}"'
 
 
@@ -72,16 +74,25 @@ def _closest(games: list[Game]) -> str:
         if not first or len(seats) < 2:
             continue
         if len(first) > 1:
-            names = " and ".join(s.player.name for s in first)
-            candidate = (0, f"{names} shared first place in {_title(game)}")
+            names = f" {pgettext('joining names', 'and')} ".join(s.player.name for s in first)
+            candidate = (
+                0,
+                _("%(names)s shared first place in %(game)s")
+                % {"names": names, "game": _title(game)},
+            )
         else:
             runner = next(s for s in seats if s.place != 1)
             gap = abs(first[0].score - runner.score)
             unit = presenter_for(game.ruleset).line_unit(gap)
             candidate = (
                 gap,
-                f"{first[0].player.name} ahead of {runner.player.name} by {gap}"
-                f"{' ' + unit if unit else ''} in {_title(game)}",
+                _("%(first)s ahead of %(second)s by %(gap)s in %(game)s")
+                % {
+                    "first": first[0].player.name,
+                    "second": runner.player.name,
+                    "gap": f"{gap} {unit}" if unit else gap,
+                    "game": _title(game),
+                },
             )
         if best is None or candidate[0] < best[0]:
             best = candidate
@@ -102,9 +113,19 @@ def _biggest(games: list[Game]) -> str:
                     said = f"{points} {word}" if word else str(points)
                     best = (
                         points,
-                        f"{said} for {names.get(player, '?')} ({_title(game)}, hand {hand.number})",
+                        _("%(points)s for %(player)s (%(game)s, hand %(hand)s)")
+                        % {
+                            "points": said,
+                            "player": names.get(player, "?"),
+                            "game": _title(game),
+                            "hand": hand.number,
+                        },
                     )
     return best[1] if best is not None else ""
+
+
+def _wins(count: int) -> str:
+    return ngettext("%(count)s win", "%(count)s wins", count) % {"count": count}
 
 
 def night_summary(night: Night) -> NightSummary:
@@ -115,22 +136,23 @@ def night_summary(night: Night) -> NightSummary:
     closest = _closest(finished)
     biggest = _biggest(games)
     day = date_format(timezone.localtime(night.created_at), "j M Y")
-    played = f"{len(finished)} game{'s' if len(finished) != 1 else ''}"
+    played = ngettext("%(count)s game", "%(count)s games", len(finished)) % {"count": len(finished)}
     lines = [f"{night.name} · {day} · {played}"]
     if champions:
         wins = standings[0].wins
+        said_wins = ngettext("%(count)s win", "%(count)s wins", wins) % {"count": wins}
         lines.append(
-            f"Champion{'s' if len(champions) > 1 else ''}: {' & '.join(champions)} "
-            f"({wins} win{'s' if wins != 1 else ''})"
+            ngettext(
+                "Champion: %(names)s (%(wins)s)", "Champions: %(names)s (%(wins)s)", len(champions)
+            )
+            % {"names": " & ".join(champions), "wins": said_wins}
         )
-    lines += [
-        f"{row.rank}. {row.name} {row.wins} win{'s' if row.wins != 1 else ''}" for row in standings
-    ]
+    lines += [f"{row.rank}. {row.name} {_wins(row.wins)}" for row in standings]
     if closest:
-        lines.append(f"Closest finish: {closest}")
+        lines.append(_("Closest finish: %(finish)s") % {"finish": closest})
     if biggest:
-        lines.append(f"Biggest hand: {biggest}")
-    lines.append(SIGNATURE)
+        lines.append(_("Biggest hand: %(hand)s") % {"hand": biggest})
+    lines.append(_(SIGNATURE))
     card = NightCard(
         night.pk,
         night.name,
@@ -140,7 +162,7 @@ def night_summary(night: Night) -> NightSummary:
             ResultLine(
                 place=row.rank,
                 label=row.name,
-                score=f"{row.wins} win{'s' if row.wins != 1 else ''}",
+                score=_wins(row.wins),
                 won=row.rank == 1 and row.wins > 0,
             )
             for row in standings

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import RuleError
 from scorekeeper.live import notify as live
@@ -20,9 +21,11 @@ def night_create(*, owner: User, name: str, league: int | None = None) -> Night:
     """Start a game night. ``league`` must be one the owner may start games in."""
     name = name.strip()
     if not name:
-        raise RuleError("a night needs a name", "name")
+        raise RuleError(_("a night needs a name"), "name")
     if len(name) > MAX_NAME:
-        raise RuleError(f"a night's name is at most {MAX_NAME} characters", "name")
+        raise RuleError(
+            _("a night's name is at most %(limit)s characters") % {"limit": MAX_NAME}, "name"
+        )
     league_obj: League | None = None
     if league is not None:
         league_obj = league_to_record_in(owner, league)
@@ -37,7 +40,9 @@ def night_usable(owner: User, night_id: int) -> Night:
         or (night.league is not None and can_change_league(owner, night.league))
     ):
         return night
-    raise RuleError(f"night {night_id} does not exist or is not yours", "night")
+    raise RuleError(
+        _("night %(night)s does not exist or is not yours") % {"night": night_id}, "night"
+    )
 
 
 def night_moved_on(night: Night, game: Game) -> None:

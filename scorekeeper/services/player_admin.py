@@ -22,6 +22,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import F, ProtectedError, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from games import RuleError
 from scorekeeper.models import (
@@ -47,22 +49,22 @@ from scorekeeper.validation import clean_name, parse_id
 
 #: What the palette's colours are called (players.css ``--player-1`` …), for the forms.
 COLOUR_NAMES = (
-    "Teal",
-    "Red",
-    "Blue",
-    "Amber",
-    "Purple",
-    "Orange",
-    "Cyan",
-    "Slate",
-    "Pink",
-    "Olive",
+    pgettext_lazy("player colour", "Teal"),
+    pgettext_lazy("player colour", "Red"),
+    pgettext_lazy("player colour", "Blue"),
+    pgettext_lazy("player colour", "Amber"),
+    pgettext_lazy("player colour", "Purple"),
+    pgettext_lazy("player colour", "Orange"),
+    pgettext_lazy("player colour", "Cyan"),
+    pgettext_lazy("player colour", "Slate"),
+    pgettext_lazy("player colour", "Pink"),
+    pgettext_lazy("player colour", "Olive"),
 )
 assert len(COLOUR_NAMES) == PLAYER_COLOURS
 
 
 #: Who may manage a player, in the refusals.
-MAY_MANAGE = (
+MAY_MANAGE = gettext_noop(
     "only the players you created, your own player, and the members without an "
     "account of the leagues you own"
 )
@@ -114,11 +116,18 @@ def _managed(user: User | AnonymousUser, player: Player | int | str, field: str)
         return found
     if player_visible_to(user, pk) is not None:
         if field != "player":
-            raise RuleError(f"you may not manage player {pk}: {MAY_MANAGE}", field)
-        raise NotManageable(f"You may not manage this player: {MAY_MANAGE}")
+            raise RuleError(
+                _("you may not manage player %(player)s: %(who)s")
+                % {"player": pk, "who": _(MAY_MANAGE)},
+                field,
+            )
+        raise NotManageable(_("You may not manage this player: %(who)s") % {"who": _(MAY_MANAGE)})
     if field == "player":
         raise NoSuchPlayer(f"player {pk} does not exist")
-    raise RuleError(f"player {pk} does not exist or is not one of your players", field)
+    raise RuleError(
+        _("player %(player)s does not exist or is not one of your players") % {"player": pk},
+        field,
+    )
 
 
 def parse_colour(value: object, field: str = "colour") -> int | None:
@@ -129,7 +138,9 @@ def parse_colour(value: object, field: str = "colour") -> int | None:
 
     number = whole_number(value) if not isinstance(value, bool) else None
     if number is None or not 1 <= number <= PLAYER_COLOURS:
-        raise RuleError(f"a colour is a number from 1 to {PLAYER_COLOURS}, or null", field)
+        raise RuleError(
+            _("a colour is a number from 1 to %(most)s, or null") % {"most": PLAYER_COLOURS}, field
+        )
     return number
 
 
@@ -214,16 +225,21 @@ def _mergeable(
     a = _managed(user, source, "player")
     b = _managed(user, into, "into")
     if a.pk == b.pk:
-        raise RuleError("a player cannot be merged into themselves", "into")
+        raise RuleError(_("a player cannot be merged into themselves"), "into")
     if a.user_id is not None and b.user_id is not None:
         raise RuleError(
-            f"{a.name} and {b.name} each have an account: they cannot be merged", "into"
+            _("%(a)s and %(b)s each have an account: they cannot be merged")
+            % {"a": a.name, "b": b.name},
+            "into",
         )
     shared = _shared_game(a.pk, b.pk)
     if shared is not None:
         raise RuleError(
-            f"{a.name} and {b.name} sat at the same game ({shared}, "
-            f"{shared.created_at:%d %b %Y}): they are two people, not one",
+            _(
+                "%(a)s and %(b)s sat at the same game (%(game)s, %(day)s): "
+                "they are two people, not one"
+            )
+            % {"a": a.name, "b": b.name, "game": shared, "day": f"{shared.created_at:%d %b %Y}"},
             "into",
         )
     return a, b
@@ -327,7 +343,9 @@ def player_merge(
         except ProtectedError:
             # A game seating the player was started while this merge ran.
             raise RuleError(
-                f"a game with {a.name} was started meanwhile: try the merge again", "into"
+                _("a game with %(player)s was started meanwhile: try the merge again")
+                % {"player": a.name},
+                "into",
             ) from None
         b.refresh_from_db()
         return Merged(into=b, merge=record, games=len(games), deferred=deferred)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
 
 from games import RuleError
 from scorekeeper.models import League, Membership, Player
@@ -51,13 +52,17 @@ def check_players_usable(
         allowed |= set(players_usable_by(user).filter(pk__in=todo).values_list("pk", flat=True))
     for pid in wanted:
         if pid not in allowed:
-            raise RuleError(f"player {pid} does not exist or is not one of your players", field)
+            raise RuleError(
+                _("player %(player)s does not exist or is not one of your players")
+                % {"player": pid},
+                field,
+            )
 
 
 def league_add_member(*, league: League, player: Player | int | str, user: User) -> Membership:
     if not league_access(user, league).may_manage:
-        raise PermissionDenied("Only the league's owner and admins may add members.")
+        raise PermissionDenied(_("Only the league's owner and admins may add members."))
     player_id = player.pk if isinstance(player, Player) else parse_id(player, "player")
     check_players_usable(user, [player_id], "player")
-    membership, _ = Membership.objects.get_or_create(league=league, player_id=player_id)
+    membership, _created = Membership.objects.get_or_create(league=league, player_id=player_id)
     return membership

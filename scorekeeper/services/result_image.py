@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from django.utils.translation import gettext
 from PIL import Image, ImageDraw, ImageFont, features
 
 from scorekeeper.services.results import SIGNATURE, ResultLine
@@ -222,7 +223,7 @@ def render_result_png(result: ResultCard) -> bytes:
         if line is not result.lines[-1]:
             draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=1)
 
-    _text(draw, (MARGIN, HEIGHT - 30), SIGNATURE, 24, fill=MUTED)
+    _text(draw, (MARGIN, HEIGHT - 30), gettext(SIGNATURE), 24, fill=MUTED)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

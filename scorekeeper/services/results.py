@@ -24,6 +24,8 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
+from django.utils.translation import get_language, gettext_noop, ngettext
+from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
 from scorekeeper.errors import ConflictError
@@ -37,8 +39,8 @@ RENDER_VERSION = 1
 TOKEN_BYTES = 24
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 TROPHY = "\U0001f3c6"
-SIGNATURE = "scored with scorekeeper"
-NOT_FINISHED = "The game is not finished yet: only a final result can be shared."
+SIGNATURE = gettext_noop("scored with scorekeeper")
+NOT_FINISHED = gettext_noop("The game is not finished yet: only a final result can be shared.")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class Result:
 
     @property
     def hands_text(self) -> str:
-        return f"{self.hands} hand{'' if self.hands == 1 else 's'}"
+        return ngettext("%(count)s hand", "%(count)s hands", self.hands) % {"count": self.hands}
 
     @property
     def heading(self) -> str:
@@ -76,7 +78,9 @@ class Result:
     def image_alt(self) -> str:
         """What the image shows, for a screen reader."""
         shown = "; ".join(
-            f"{'won by ' if line.won else f'{line.place}. '}{line.label} {line.score}"
+            _("won by %(player)s %(score)s") % {"player": line.label, "score": line.score}
+            if line.won
+            else f"{line.place}. {line.label} {line.score}"
             for line in self.lines
         )
         return f"{self.heading}: {shown}"
@@ -88,7 +92,7 @@ class Result:
         for line in self.lines:
             lead = TROPHY if line.won else f"{line.place}."
             rows.append(f"{lead} {isolate(line.label)} {line.score}")
-        rows.append(SIGNATURE)
+        rows.append(_(SIGNATURE))
         return "\n".join(rows)
 
     @property
@@ -96,7 +100,7 @@ class Result:
         """Changes with the game (its version) and with anything the image shows (a
         renamed player keeps the version), so a cached image is never stale."""
         digest = hashlib.sha256(
-            f"{RENDER_VERSION}\0{self.game_id}\0{self.version}\0{self.text}".encode()
+            f"{RENDER_VERSION}\0{get_language()}\0{self.game_id}\0{self.version}\0{self.text}".encode()
         ).hexdigest()
         return f'"r{self.game_id}-{self.version}-{digest[:16]}"'
 
@@ -130,7 +134,7 @@ def build_result(game: Game, state: GameState) -> Result:
     """The final result of a finished game (seats prefetched); raises
     :class:`ConflictError` for a game still in progress."""
     if not state.finished:
-        raise ConflictError(NOT_FINISHED)
+        raise ConflictError(_(NOT_FINISHED))
     names = player_names(game)
     shows = presenter_for(game.ruleset)
     winners = set(state.winners)
@@ -175,7 +179,7 @@ def published_game(token: str) -> Game | None:
 def result_publish(*, game: Game, state: GameState) -> str:
     """Publish a finished game's result; the token (the same one if it already was)."""
     if not state.finished:
-        raise ConflictError(NOT_FINISHED)
+        raise ConflictError(_(NOT_FINISHED))
     with transaction.atomic():
         row = Game.objects.select_for_update(no_key=True).only("pk", "public_token").get(pk=game.pk)
         if not row.public_token:

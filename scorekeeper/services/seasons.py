@@ -16,6 +16,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import RuleError
 from scorekeeper.models import Game, League, Season
@@ -34,7 +36,7 @@ MAX_SEASON_NAME = 80
 #: The name of the season the games before a league's first season make.
 EARLIER_SEASON = "Season 1"
 #: Why anyone else is refused.
-SEASON_REFUSED = "Only the league's owner and admins may start a new season."
+SEASON_REFUSED = gettext_noop("Only the league's owner and admins may start a new season.")
 
 
 def parse_day(value: object, field: str = "start") -> date:
@@ -46,7 +48,7 @@ def parse_day(value: object, field: str = "start") -> date:
             return date.fromisoformat(value.strip())
         except ValueError:
             pass
-    raise RuleError("give the first day as a date, written YYYY-MM-DD", field)
+    raise RuleError(_("give the first day as a date, written YYYY-MM-DD"), field)
 
 
 def season_start(
@@ -60,23 +62,30 @@ def season_start(
     or ``start`` (nothing written) for a bad name, a name taken, a day in the future or
     not after the latest season's first day."""
     if not league_access(user, league).may_start_season:
-        raise PermissionDenied(SEASON_REFUSED)
+        raise PermissionDenied(_(SEASON_REFUSED))
     clean = clean_name(name, "name", MAX_SEASON_NAME)
     first = today() if start is None or start == "" else parse_day(start)
     if first > today():
-        raise RuleError("a season cannot start after today", "start")
+        raise RuleError(_("a season cannot start after today"), "start")
     with transaction.atomic():
         lock_league(league.pk)
         seasons = league_seasons(league)
         if any(s.name.casefold() == clean.casefold() for s in seasons):
-            raise RuleError(f"this league already has a season called “{clean}”", "name")
+            raise RuleError(
+                _("this league already has a season called “%(season)s”") % {"season": clean},
+                "name",
+            )
         latest = seasons[0] if seasons else None
         if latest is not None:
             last_day = latest.end or latest.start
             if first <= last_day:
                 raise RuleError(
-                    f"the new season must start after {last_day.day} {last_day:%b %Y} "
-                    f"(“{latest.name}” {'began' if latest.end is None else 'ended'} then)",
+                    (
+                        _("the new season must start after %(day)s (“%(season)s” began then)")
+                        if latest.end is None
+                        else _("the new season must start after %(day)s (“%(season)s” ended then)")
+                    )
+                    % {"day": f"{last_day.day} {last_day:%b %Y}", "season": latest.name},
                     "start",
                 )
             if latest.end is None:

@@ -23,6 +23,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from games import RuleError
@@ -31,7 +33,7 @@ from scorekeeper.security import rate_limit, redirected
 from scorekeeper.services.accounts import account_create, signup_check
 from scorekeeper.validation import clean_name
 
-LOCKED = (
+LOCKED = gettext_lazy(
     "This account is locked. Ask the person who runs this instance if you think it should not be."
 )
 
@@ -60,10 +62,10 @@ class PasswordAskForm(forms.Form):
     that checks it itself (leaving a league: ``services.league_members.league_leave``)."""
 
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text="Asked again because this cannot be undone.",
+        help_text=gettext_lazy("Asked again because this cannot be undone."),
     )
 
 
@@ -80,7 +82,7 @@ class PasswordCheckForm(PasswordAskForm):
         password = str(self.cleaned_data["password"])
         if not self.user.check_password(password):
             raise forms.ValidationError(
-                "That is not your password: nothing was done.", code="password_incorrect"
+                _("That is not your password: nothing was done."), code="password_incorrect"
             )
         return password
 
@@ -109,26 +111,29 @@ class FocusFirstError(forms.BaseForm):
 
 class SignUpForm(FocusFirstError, UserCreationForm):
     email = forms.EmailField(
-        label="E-mail address",
+        label=gettext_lazy("E-mail address"),
         max_length=254,
-        help_text="Only for resetting a forgotten password.",
+        help_text=gettext_lazy("Only for resetting a forgotten password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     display_name = forms.CharField(
         max_length=60,
         required=False,
-        label="Name at the table",
-        help_text="How you appear on score sheets. Defaults to your username.",
+        label=gettext_lazy("Name at the table"),
+        help_text=gettext_lazy("How you appear on score sheets. Defaults to your username."),
     )
     invite = forms.CharField(
-        max_length=64, required=False, label="Invitation code", widget=forms.HiddenInput
+        max_length=64,
+        required=False,
+        label=gettext_lazy("Invitation code"),
+        widget=forms.HiddenInput,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if settings.SIGNUP == "invite":
             self.fields["invite"].widget = forms.TextInput(attrs={"autocapitalize": "none"})
-            self.fields["invite"].help_text = "Sign-up here is by invitation."
+            self.fields["invite"].help_text = _("Sign-up here is by invitation.")
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
@@ -174,7 +179,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 class PasswordChangeView(SuccessMessageMixin, auth_views.PasswordChangeView):
     success_url = reverse_lazy("account")
-    success_message = "Your password is changed."
+    success_message = gettext_lazy("Your password is changed.")
 
 
 urlpatterns = [

@@ -16,6 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RuleError
@@ -47,8 +49,10 @@ def _download(
     except ExportFailed:
         messages.error(
             request,
-            "The download failed part way, so nothing was saved on your device. "
-            "Try again in a moment.",
+            _(
+                "The download failed part way, so nothing was saved on your device. "
+                "Try again in a moment."
+            ),
         )
         return _to_league(league)
     return streamed_export(export, league, chosen)
@@ -72,9 +76,11 @@ def league_export_csv_file(
 
 class LeagueImportForm(forms.Form):
     file = forms.FileField(
-        label="League backup (.json)",
-        help_text="A file downloaded with “Download backup (JSON)” from a league page, "
-        "here or on another scorekeeper install.",
+        label=gettext_lazy("League backup (.json)"),
+        help_text=gettext_lazy(
+            "A file downloaded with “Download backup (JSON)” from a league page, "
+            "here or on another scorekeeper install."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 
@@ -82,9 +88,12 @@ class LeagueImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise forms.ValidationError(
-                f"This file is {upload.size / 1_048_576:.1f} MB; the import page takes up to "
-                f"{MAX_IMPORT_BYTES // 1_048_576} MB (the server's administrator can import "
-                "bigger ones with manage.py import_league)."
+                _(
+                    "This file is %(size)s MB; the import page takes up to %(limit)s MB "
+                    "(the server's administrator can import bigger ones with "
+                    "manage.py import_league)."
+                )
+                % {"size": f"{upload.size / 1_048_576:.1f}", "limit": MAX_IMPORT_BYTES // 1_048_576}
             )
         raw: bytes = upload.read(MAX_IMPORT_BYTES + 1)
         try:

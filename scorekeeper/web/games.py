@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import (
     condition,
@@ -106,7 +107,7 @@ def game_live(request: LiveRequest, pk: int) -> HttpResponse:
         if getattr(request, "htmx", None):
             if holds_link(request, pk):  # the page says why, and keeps an entry begun
                 return HttpResponseClientRedirect(reverse("game_access_ended", args=[pk]))
-            messages.info(request, "That game was deleted.")
+            messages.info(request, _("That game was deleted."))
             return HttpResponseClientRedirect(reverse("home"))
         raise Http404(NOT_YOURS)
     if request.GET.get("v") == str(found.game.version):
@@ -165,18 +166,25 @@ def _change_notice(seen: str, marker: str, *, enters: bool) -> str:
     """What changed, said to a phone whose sheet was behind; the entry is named only to
     a phone that has one (``enters``)."""
     if marker == "end":
-        return "The game was finished on another phone."
+        return _("The game was finished on another phone.")
     if seen == "end":
-        return f"The game goes on: hand {marker} is in play again."
+        return _("The game goes on: hand %(hand)s is in play again.") % {"hand": marker}
     try:
         before, now = int(seen), int(marker)
     except ValueError:
-        return "The sheet was updated on another phone."
-    entry = f" The entry below is for hand {now}." if enters else ""
+        return _("The sheet was updated on another phone.")
+    entry = _("The entry below is for hand %(hand)s.") % {"hand": now} if enters else ""
     if now > before:
-        saved = f"Hand {before} was" if now == before + 1 else f"Hands {before}–{now - 1} were"
-        return f"{saved} saved on another phone.{entry}"
-    return f"Hand {now} was undone on another phone.{entry}"
+        if now == before + 1:
+            said = _("Hand %(hand)s was saved on another phone.") % {"hand": before}
+        else:
+            said = _("Hands %(first)s–%(last)s were saved on another phone.") % {
+                "first": before,
+                "last": now - 1,
+            }
+    else:
+        said = _("Hand %(hand)s was undone on another phone.") % {"hand": now}
+    return f"{said} {entry}" if entry else said
 
 
 # -- hands --------------------------------------------------------------------------------
@@ -210,7 +218,9 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             validate_idempotency_key(key)
         except ValidationError as error:  # the API's rule; shown as the entry's other errors
             state = _state_now(game)
-            refused = f"The hand's Idempotency-Key was refused: {error.messages[0]}."
+            refused = _("The hand's Idempotency-Key was refused: %(reason)s.") % {
+                "reason": error.messages[0]
+            }
             panel = sheet_panel.build_panel(
                 game, state, player_names(game), form=form, message=refused
             )
@@ -246,17 +256,19 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
     except StaleHandError:
         fresh = reload_access(access)
         state = game_state(fresh.game)
-        notice = (
-            f"Not saved: hand {expected} was already saved on another phone. Check "
-            f"the sheet; the entry is now for hand {hand_marker(state)}."
-        )
+        notice = _(
+            "Not saved: hand %(hand)s was already saved on another phone. Check "
+            "the sheet; the entry is now for hand %(next)s."
+        ) % {"hand": expected, "next": hand_marker(state)}
         if state.next_hand is not None and int(expected) > len(state.hands) + 1:
-            notice = (
-                f"Not saved: this was entered as hand {expected}, but the sheet's next "
-                f"hand is {len(state.hands) + 1} (an earlier hand was not saved)."
-            )
+            notice = _(
+                "Not saved: this was entered as hand %(hand)s, but the sheet's next "
+                "hand is %(next)s (an earlier hand was not saved)."
+            ) % {"hand": expected, "next": len(state.hands) + 1}
         elif state.next_hand is None:
-            notice = f"Not saved: hand {expected} was already saved and the game is over."
+            notice = _("Not saved: hand %(hand)s was already saved and the game is over.") % {
+                "hand": expected
+            }
         return render_sheet(
             request, sheet_context(request, fresh, state=state, notice=notice), status=409
         )
@@ -265,11 +277,11 @@ def hand_new(request: HttpRequest, access: GameAccess) -> HttpResponse:
             request, sheet_context(request, reload_access(access), notice=exc.message), status=409
         )
     if written.outcome is None:
-        flash = "That hand was already saved."
+        flash = _("That hand was already saved.")
     else:
         flash = presenter_for(game.ruleset).saved_summary(written.outcome, player_names(game))
         if written.state.finished:
-            flash += " The game is over."
+            flash = _("%(summary)s The game is over.") % {"summary": flash}
     if getattr(request, "htmx", None):
         if answer is None:  # a key sent again: nothing was written
             return render_sheet(request, sheet_context(request, access, flash=flash))
@@ -342,7 +354,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         )
     except Hand.DoesNotExist:
         raise Http404(f"This game has no hand {number}.") from None
-    flash = f"Hand {number} corrected; the totals after it are recomputed."
+    flash = _("Hand %(hand)s corrected; the totals after it are recomputed.") % {"hand": number}
     if written.outcome is not None:
         flash = presenter_for(game.ruleset).saved_summary(written.outcome, names)
         flash = flash.replace("saved", "corrected")
@@ -435,12 +447,17 @@ def hand_undo_view(request: HttpRequest, access: GameAccess, number: int) -> Htt
         hand_undo(game=access.game, number=number, **writer(access))
     except Hand.DoesNotExist:
         return _after_action(
-            request, access, f"Hand {number} is already gone: nothing undone.", error=True
+            request,
+            access,
+            _("Hand %(hand)s is already gone: nothing undone.") % {"hand": number},
+            error=True,
         )
     except ConflictError as exc:
         return _after_action(request, access, exc.message, error=True)
     # The entry shows the undone hand again: fix what was wrong and save it.
-    text = f"Hand {number} undone: its entry is back below to fix and save again."
+    text = _("Hand %(hand)s undone: its entry is back below to fix and save again.") % {
+        "hand": number
+    }
     return _after_action(request, access, text, refill=number)
 
 
@@ -476,7 +493,7 @@ def game_close_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
         return _after_action(request, access, exc.message, error=True)
     except RuleError as exc:
         return _after_action(request, access, exc.text({}), error=True)
-    return _after_action(request, access, "Game ended: the standings are the final ranking.")
+    return _after_action(request, access, _("Game ended: the standings are the final ranking."))
 
 
 @login_required
@@ -489,7 +506,7 @@ def game_reopen_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
         return _after_action(request, access, exc.message, error=True)
     except RuleError as exc:
         return _after_action(request, access, exc.text({}), error=True)
-    return _after_action(request, access, "Game reopened: play on.")
+    return _after_action(request, access, _("Game reopened: play on."))
 
 
 @login_required
@@ -507,7 +524,10 @@ def game_delete_view(request: HttpRequest, access: GameAccess) -> HttpResponse:
             },
         )
     game_delete(game=game, user=access.user)
-    messages.success(request, f"{game.get_ruleset_display()} #{pk} deleted.")
+    messages.success(
+        request,
+        _("%(game)s #%(number)s deleted.") % {"game": game.get_ruleset_display(), "number": pk},
+    )
     if getattr(request, "htmx", None):
         return HttpResponseClientRedirect(reverse("home"))
     return redirect("home")

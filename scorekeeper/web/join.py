@@ -24,6 +24,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import RuleError
@@ -158,7 +159,7 @@ def _ask_name(
         else:
             remember(guest.pk)
             request.session[SESSION_NAME] = guest.name
-            messages.success(request, f"Welcome, {guest.name}!")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": guest.name})
             return onward
     context = {
         "invite": invite,
@@ -218,7 +219,7 @@ def join_qr(request: HttpRequest, token: str) -> HttpResponse:
         border=4,
         dark="#000",
         light="#fff",
-        title=f"Join {what}",
+        title=_("Join %(what)s") % {"what": what},
     )
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from scorekeeper.models import League, Player
 from scorekeeper.selectors.league_charts import meetings, player_colours, rating_race
 from scorekeeper.selectors.leagues import Member
@@ -49,9 +51,10 @@ def rating_race_chart(
     chart = line_chart(
         series,
         [_day(d) for d in race.nights],
-        title=f"Rating race: {scope_name}, top {len(leaders)}",
-        x_name="game nights",
-        y_name="rating at the end of the night",
+        title=_("Rating race: %(scope)s, top %(count)s")
+        % {"scope": scope_name, "count": len(leaders)},
+        x_name=_("game nights"),
+        y_name=_("rating at the end of the night"),
         height=RACE_HEIGHT,
     )
     if chart is not None:
@@ -83,9 +86,9 @@ def meetings_chart(
             PlotSeries(b.name, markers.get(b.pk, ""), found.b_ahead),
         ],
         [str(found.skipped + i) for i in range(len(found.a_ahead))],
-        title=f"{a.name} and {b.name}, game after game",
-        x_name="games played together",
-        y_name="games finished ahead of the other, in all",
+        title=_("%(a)s and %(b)s, game after game") % {"a": a.name, "b": b.name},
+        x_name=_("games played together"),
+        y_name=_("games finished ahead of the other, in all"),
         whole=True,
     )
     if chart is not None:

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RuleError
@@ -78,7 +79,7 @@ def leave(request: HttpRequest, league_id: int) -> HttpResponse:
     user = _user(request)
     access = league_access(user, league)
     if not access.may_leave:
-        messages.error(request, "The league's owner cannot leave it.")
+        messages.error(request, _("The league's owner cannot leave it."))
         return redirect(reverse("league_detail", args=[league.pk]) + "#roles")
     form = PasswordAskForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -89,7 +90,7 @@ def leave(request: HttpRequest, league_id: int) -> HttpResponse:
         except PermissionDenied as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"You have left {league.name}.")
+            messages.success(request, _("You have left %(league)s.") % {"league": league.name})
             return redirect("league_list")
     status = 400 if request.method == "POST" else 200
     return render(request, "leagues/leave.html", {"league": league, "form": form}, status=status)

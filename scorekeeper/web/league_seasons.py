@@ -17,6 +17,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import RuleError
@@ -85,7 +86,7 @@ def switcher(
     ]
     links.append(
         {
-            "name": "All time",
+            "name": _("All time"),
             "query": _link(request.GET, ALL_TIME),
             "current": chosen is None,
             "open": False,
@@ -149,13 +150,15 @@ def league_season_start(request: HttpRequest, league_id: int) -> HttpResponse:
             start=request.POST.get("start", ""),
         )
     except RuleError as exc:
-        label = {"name": "Name", "start": "First day"}.get(exc.field or "", "")
+        label = {"name": _("Name"), "start": _("First day")}.get(exc.field or "", "")
         text = exc.message[:1].upper() + exc.message[1:]
         messages.error(request, f"{label}: {exc.message}" if label else text)
     except PermissionDenied:
-        messages.error(request, SEASON_REFUSED)
+        messages.error(request, _(SEASON_REFUSED))
     else:
-        messages.success(request, f"“{season.name}” has started. Everyone starts level.")
+        messages.success(
+            request, _("“%(season)s” has started. Everyone starts level.") % {"season": season.name}
+        )
         return redirect(reverse("league_detail", args=[league.pk]) + "#standings")
     return redirect(reverse("league_detail", args=[league.pk]) + "#seasons")
 

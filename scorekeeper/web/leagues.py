@@ -21,6 +21,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -203,7 +204,10 @@ def league_list(request: HttpRequest) -> HttpResponse:
         except RuleError as exc:
             error = exc.message
         else:
-            messages.success(request, f"League “{league.name}” started. Add its players.")
+            messages.success(
+                request,
+                _("League “%(league)s” started. Add its players.") % {"league": league.name},
+            )
             return redirect("league_detail", league_id=league.pk)
     leagues = list(leagues_visible_to(request.user).prefetch_related("members").order_by("name"))
     return render(
@@ -361,16 +365,19 @@ def league_member_add(request: HttpRequest, league_id: int) -> HttpResponse:
             elif player_id is not None:
                 player = players_usable_by(request.user).filter(pk=player_id).first()
                 if player is None:
-                    raise RuleError("Choose a player from the list.", "player")
+                    raise RuleError(_("Choose a player from the list."), "player")
             else:
-                raise RuleError("Choose a player, or type the name of a new one.", "player")
+                raise RuleError(_("Choose a player, or type the name of a new one."), "player")
             league_add_member(league=league, player=player, user=_user(request))
     except RuleError as exc:
         messages.error(request, exc.message[:1].upper() + exc.message[1:])
     except PermissionDenied:
-        messages.error(request, "Only the league's owner and admins may add members.")
+        messages.error(request, _("Only the league's owner and admins may add members."))
     else:
-        messages.success(request, f"{player.name} is in {league.name}.")
+        messages.success(
+            request,
+            _("%(player)s is in %(league)s.") % {"player": player.name, "league": league.name},
+        )
     return redirect(reverse("league_detail", args=[league.pk]) + "#members")
 
 
@@ -388,9 +395,9 @@ def league_head_to_head(request: HttpRequest, league_id: int) -> HttpResponse:
     together: list[dict[str, Any]] = []
     if "a" in request.GET or "b" in request.GET:
         if a is None or b is None:
-            error = "Pick two members of the league."
+            error = _("Pick two members of the league.")
         elif a.pk == b.pk:
-            error = "Pick two different players."
+            error = _("Pick two different players.")
     season, since, until = season_head_to_head_span(request, league)
     if a is not None and b is not None and not error:
         record = head_to_head(league, a.pk, b.pk, since=since, until=until)

@@ -22,6 +22,8 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import RuleError
@@ -43,21 +45,27 @@ class ProfileForm(forms.Form):
     name = forms.CharField(
         max_length=60,
         required=False,
-        label="Name at the table",
-        help_text="How you appear on score sheets.",
+        label=gettext_lazy("Name at the table"),
+        help_text=gettext_lazy("How you appear on score sheets."),
     )
     email = forms.EmailField(
-        label="E-mail address",
+        label=gettext_lazy("E-mail address"),
         max_length=254,
-        help_text="Only for resetting a forgotten password.",
+        help_text=gettext_lazy("Only for resetting a forgotten password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
 
 class InvitationForm(forms.Form):
-    note = forms.CharField(max_length=120, required=False, label="For whom (a note for you)")
-    uses = forms.IntegerField(min_value=1, max_value=50, initial=1, label="Accounts it makes")
-    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label="Good for (days)")
+    note = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("For whom (a note for you)")
+    )
+    uses = forms.IntegerField(
+        min_value=1, max_value=50, initial=1, label=gettext_lazy("Accounts it makes")
+    )
+    days = forms.IntegerField(
+        min_value=1, max_value=90, initial=14, label=gettext_lazy("Good for (days)")
+    )
 
 
 def _user(request: HttpRequest) -> User:
@@ -102,7 +110,7 @@ def account(request: HttpRequest) -> HttpResponse:
         except RuleError as exc:
             form.add_error("name", exc.message[:1].upper() + exc.message[1:])
         else:
-            messages.success(request, "Your name and e-mail address are saved.")
+            messages.success(request, _("Your name and e-mail address are saved."))
             return redirect("account")
     return _page(request, 400, profile=form)
 
@@ -133,19 +141,23 @@ def token_revoke(request: HttpRequest) -> HttpResponse:
             return redirect("account")
         return _confirm(
             request,
-            heading="Revoke your API token?",
+            heading=_("Revoke your API token?"),
             points=[
-                "Every app or script that uses it is signed out at once and cannot read "
-                "or change anything of yours with it again.",
-                "This cannot be undone: an app gets a new token only by signing in to "
-                "the API again.",
+                _(
+                    "Every app or script that uses it is signed out at once and cannot read "
+                    "or change anything of yours with it again."
+                ),
+                _(
+                    "This cannot be undone: an app gets a new token only by signing in to "
+                    "the API again."
+                ),
             ],
             action=reverse("account_token_revoke"),
-            button="Revoke the token",
+            button=_("Revoke the token"),
         )
     # (DRF keeps one token per account: revoking it is revoking them all.)
     if account_tokens(_user(request)).delete()[0]:
-        messages.success(request, "The API token is revoked: clients using it are signed out.")
+        messages.success(request, _("The API token is revoked: clients using it are signed out."))
     return redirect("account")
 
 
@@ -159,7 +171,7 @@ def invitation_new(request: HttpRequest) -> HttpResponse:
         except AccountRefused as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, "Invitation made: send its link to whoever it is for.")
+            messages.success(request, _("Invitation made: send its link to whoever it is for."))
         return redirect("account")
     return _page(request, 400, invitation=form)
 
@@ -171,21 +183,24 @@ def invitation_delete(request: HttpRequest, invitation_id: int) -> HttpResponse:
         invitation = account_invitations(_user(request)).filter(pk=invitation_id).first()
         if invitation is None:
             return redirect("account")
-        made = f"{invitation.uses} of {invitation.max_uses}"
+        made = {"used": invitation.uses, "uses": invitation.max_uses}
         return _confirm(
             request,
-            heading="Withdraw this invitation?",
+            heading=_("Withdraw this invitation?"),
             points=[
-                f"Its link{f' (for {invitation.note})' if invitation.note else ''} stops "
-                "working at once: nobody else can sign up with it.",
-                f"The accounts already made with it ({made} used) stay as they are.",
-                "This cannot be undone: to invite someone again, make a new invitation.",
+                _("Its link (for %(note)s) stops working at once: nobody else can sign up with it.")
+                % {"note": invitation.note}
+                if invitation.note
+                else _("Its link stops working at once: nobody else can sign up with it."),
+                _("The accounts already made with it (%(used)s of %(uses)s used) stay as they are.")
+                % made,
+                _("This cannot be undone: to invite someone again, make a new invitation."),
             ],
             action=reverse("account_invitation_delete", args=[invitation.pk]),
-            button="Withdraw the invitation",
+            button=_("Withdraw the invitation"),
         )
     if account_invitations(_user(request)).filter(pk=invitation_id).delete()[0]:
-        messages.success(request, "The invitation is withdrawn.")
+        messages.success(request, _("The invitation is withdrawn."))
     return redirect("account")
 
 
@@ -202,7 +217,7 @@ def delete(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             logout(request)
-            messages.success(request, "Your account is deleted.")
+            messages.success(request, _("Your account is deleted."))
             return redirect("home")
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)

@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -65,13 +66,18 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
             rows: list[tuple[int, SeatEntry]] = entry.filled_seats()
             created: dict[str, int] = {}
             for index, seat in rows:
-                label = f"Seat {index + 1}"
+                seat_no = {"seat": index + 1}
                 if seat.player and seat.name:
-                    raise RuleError(f"{label}: pick a player or type a new name, not both", "seats")
+                    raise RuleError(
+                        _("Seat %(seat)s: pick a player or type a new name, not both") % seat_no,
+                        "seats",
+                    )
                 if seat.player:
                     pid = optional_id(seat.player) or 0
                     if pid not in known:
-                        raise RuleError(f"{label}: pick a player from the list", "seats")
+                        raise RuleError(
+                            _("Seat %(seat)s: pick a player from the list") % seat_no, "seats"
+                        )
                 else:
                     key = " ".join(seat.name.split()).casefold()
                     matches = by_name.get(key, [])
@@ -86,13 +92,15 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                         names[pid] = player.name
                 ids.append(pid)
             if not ids:
-                raise RuleError("Seat the players: pick them or type their names", "seats")
+                raise RuleError(_("Seat the players: pick them or type their names"), "seats")
             teams: list[list[int]] | None = None
             if entry.partners:
                 groups: dict[str, list[int]] = {}
                 for (index, seat), pid in zip(rows, ids, strict=True):
                     if not seat.team:
-                        raise RuleError(f"Seat {index + 1}: choose a team", "teams")
+                        raise RuleError(
+                            _("Seat %(seat)s: choose a team") % {"seat": index + 1}, "teams"
+                        )
                     groups.setdefault(seat.team, []).append(pid)
                 teams = [groups[k] for k in sorted(groups)]
             dealer: int | None = None
@@ -102,18 +110,18 @@ def _create_game(user: Any, rules: Ruleset, entry: NewGameEntry, known: dict[int
                     dealer = pid
             if dealer is None:
                 raise RuleError(
-                    "The first dealer's seat is empty: choose a seated player", "first_dealer"
+                    _("The first dealer's seat is empty: choose a seated player"), "first_dealer"
                 )
             league: int | None = None
             if entry.league:
                 league = optional_id(entry.league)
                 if league is None:
-                    raise RuleError("Choose a league from the list", "league")
+                    raise RuleError(_("Choose a league from the list"), "league")
             night: int | None = None
             if entry.night:
                 night = optional_id(entry.night)
                 if night is None:
-                    raise RuleError("That game night is not one of yours", "night")
+                    raise RuleError(_("That game night is not one of yours"), "night")
             return game_create(
                 owner=user,
                 ruleset=rules.slug,
@@ -153,11 +161,11 @@ def _option_fields(rules: Ruleset, entry: NewGameEntry) -> list[dict[str, Any]]:
             continue
         choices = []
         if option.default is None:
-            choices.append({"value": "", "label": "Automatic (by number of players)"})
+            choices.append({"value": "", "label": _("Automatic (by number of players)")})
         for choice in option.choices:
             label = shows.option_choice(option.name, choice)
             if choice == option.default:
-                label += " (default)"
+                label = _("%(choice)s (default)") % {"choice": label}
             choices.append({"value": str(choice), "label": label})
         fields.append(
             {
@@ -291,7 +299,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         else:
             started = _started_with(request.user, entry.start_token)
             if started is not None:
-                messages.info(request, "That game was already started: here it is.")
+                messages.info(request, _("That game was already started: here it is."))
                 return _to_sheet(request, started)
             try:
                 game = _create_game(request.user, rules, entry, known)
@@ -304,7 +312,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     raise
                 return _to_sheet(request, started)
             else:
-                messages.success(request, "Game started. Deal the first hand!")
+                messages.success(request, _("Game started. Deal the first hand!"))
                 return _to_sheet(request, game)
     else:
         entry = NewGameEntry.initial(rules, own_player=own.pk if own else None)

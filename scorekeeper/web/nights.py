@@ -12,6 +12,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_cookie
 
@@ -32,8 +34,12 @@ from scorekeeper.web.results import png_response
 from scorekeeper.web.share import GuestRemoval, guest_removal_page, link_shown
 
 ROLE_TEXT = {
-    InviteRole.SCORE: "Lets a phone enter, correct and undo hands of every game tonight.",
-    InviteRole.WATCH: "Lets a phone follow tonight's games live, without changing them.",
+    InviteRole.SCORE: gettext_lazy(
+        "Lets a phone enter, correct and undo hands of every game tonight."
+    ),
+    InviteRole.WATCH: gettext_lazy(
+        "Lets a phone follow tonight's games live, without changing them."
+    ),
 }
 
 
@@ -127,12 +133,15 @@ def night_share_revoke(request: HttpRequest, pk: int, invite_id: int) -> HttpRes
         return render(request, "403.html", status=403)
     invite = live_night_invites(night).select_related("night").filter(pk=invite_id).first()
     if invite is None:
-        messages.info(request, "That link was already revoked.")
+        messages.info(request, _("That link was already revoked."))
     else:
         invite_revoke(invite=invite, user=request.user)  # type: ignore[arg-type]
-        messages.success(
-            request, f"The {invite.role} link was revoked: it and its guests are shut out."
+        revoked = (
+            _("The score link was revoked: it and its guests are shut out.")
+            if invite.role == "score"
+            else _("The watch link was revoked: it and its guests are shut out.")
         )
+        messages.success(request, revoked)
     return redirect("night_page", pk=pk)
 
 
@@ -146,7 +155,7 @@ def night_guest_remove(request: HttpRequest, pk: int, guest_id: int) -> HttpResp
     removal = GuestRemoval(
         guests=night_guests(night),
         title=night.name,
-        what="tonight's games",
+        what=_("tonight's games"),
         back=f"{reverse('night_page', args=[pk])}#night-share",
         action=lambda guest: reverse("night_guest_remove", args=[pk, guest]),
         no_such="No such guest of this night.",

@@ -17,6 +17,8 @@ from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import RuleError
@@ -150,18 +152,21 @@ def _change(request: HttpRequest, player_id: int, **changes: Any) -> HttpRespons
         return _row_or_back(request, current, _sentence(exc.message), error=True)
     if "name" in changes:
         text = (
-            f"Renamed to {player.name}."
+            _("Renamed to %(player)s.") % {"player": player.name}
             if player.name != current.name
-            else f"{player.name} keeps that name."
+            else _("%(player)s keeps that name.") % {"player": player.name}
         )
     elif "colour" in changes:
-        text = f"{player.name} is now {COLOUR_NAMES[colour_of(player) - 1].lower()}" + (
-            "." if player.colour else " (chosen for them)."
+        shown = {"player": player.name, "colour": COLOUR_NAMES[colour_of(player) - 1].lower()}
+        text = (
+            _("%(player)s is now %(colour)s.") % shown
+            if player.colour
+            else _("%(player)s is now %(colour)s (chosen for them).") % shown
         )
     elif changes.get("hidden"):
-        text = f"{player.name} is hidden from the pickers."
+        text = _("%(player)s is hidden from the pickers.") % {"player": player.name}
     else:
-        text = f"{player.name} shows in the pickers again."
+        text = _("%(player)s shows in the pickers again.") % {"player": player.name}
     return _row_or_back(request, player, text)
 
 
@@ -203,7 +208,7 @@ def player_merge_view(request: HttpRequest) -> HttpResponse:
     into = optional_id(request.POST.get("into"))
     back = reverse("player_manage") + "#merge"
     if source is None or into is None:
-        messages.error(request, "Choose the player to merge and the one to merge them into.")
+        messages.error(request, _("Choose the player to merge and the one to merge them into."))
         return redirect(back)
     try:
         if request.POST.get("confirm") != "yes":  # ask first: a merge cannot be undone
@@ -211,17 +216,20 @@ def player_merge_view(request: HttpRequest) -> HttpResponse:
             return render(request, "players/merge_confirm.html", {"plan": plan})
         merged = player_merge(user=request.user, source=source, into=into)
     except (NoSuchPlayer, NotManageable):
-        messages.error(request, "Choose the player to merge from your players.")
+        messages.error(request, _("Choose the player to merge from your players."))
         return redirect(back)
     except RuleError as exc:
         messages.error(request, _sentence(exc.message))
         return redirect(back)
-    text = (
-        f"{merged.merge.from_name} was merged into {merged.into.name}: "
-        f"{merged.games} game{'' if merged.games == 1 else 's'} moved over."
-    )
+    text = ngettext(
+        "%(source)s was merged into %(into)s: %(games)s game moved over.",
+        "%(source)s was merged into %(into)s: %(games)s games moved over.",
+        merged.games,
+    ) % {"source": merged.merge.from_name, "into": merged.into.name, "games": merged.games}
     if merged.deferred:
-        text += " League ratings are being recomputed; the standings say so until done."
+        text = _(
+            "%(merged)s League ratings are being recomputed; the standings say so until done."
+        ) % {"merged": text}
     messages.success(request, text)
     return redirect(reverse("player_manage") + f"#player-{merged.into.pk}")
 

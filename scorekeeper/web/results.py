@@ -25,6 +25,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.http import parse_etags
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_cookie
 
@@ -146,14 +147,14 @@ def game_result_public(request: HttpRequest, pk: int) -> HttpResponse:
     if action == "publish":
         try:
             result_publish(game=game, state=state)
-            flash = "The public page is on: anyone with its link can see the result."
+            flash = _("The public page is on: anyone with its link can see the result.")
         except ConflictError as exc:
             flash = exc.message
     elif action == "unpublish":
         result_unpublish(game=game)
-        flash = "The public page is off: its link no longer works."
+        flash = _("The public page is off: its link no longer works.")
     else:
-        flash = "Choose to publish or unpublish the result."
+        flash = _("Choose to publish or unpublish the result.")
     if getattr(request, "htmx", None) and state.finished:
         context = share_context(request, access, state)
         context["flash"] = flash

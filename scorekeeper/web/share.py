@@ -27,6 +27,8 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import RuleError
@@ -39,8 +41,8 @@ from scorekeeper.web.access import game_page
 from scorekeeper.web.join import join_url
 
 ROLE_TEXT = {
-    InviteRole.SCORE: "Lets a phone enter, correct and undo hands of this game.",
-    InviteRole.WATCH: "Lets a phone follow the sheet live, without changing it.",
+    InviteRole.SCORE: gettext_lazy("Lets a phone enter, correct and undo hands of this game."),
+    InviteRole.WATCH: gettext_lazy("Lets a phone follow the sheet live, without changing it."),
 }
 
 
@@ -120,12 +122,12 @@ def game_share(request: HttpRequest, access: GameAccess) -> HttpResponse:
         "roles": [
             {
                 "value": InviteRole.SCORE,
-                "label": "New score link",
+                "label": _("New score link"),
                 "text": ROLE_TEXT[InviteRole.SCORE],
             },
             {
                 "value": InviteRole.WATCH,
-                "label": "New watch link",
+                "label": _("New watch link"),
                 "text": ROLE_TEXT[InviteRole.WATCH],
             },
         ],
@@ -142,12 +144,15 @@ def game_share_revoke(request: HttpRequest, access: GameAccess, invite_id: int) 
     assert user is not None  # whoever may manage a game is signed in
     invite = live_invites(game).filter(pk=invite_id).first()
     if invite is None:
-        messages.info(request, "That link was already revoked.")
+        messages.info(request, _("That link was already revoked."))
     else:
         invite_revoke(invite=invite, user=user)
-        messages.success(
-            request, f"The {invite.role} link was revoked: it and its guests are shut out."
+        revoked = (
+            _("The score link was revoked: it and its guests are shut out.")
+            if invite.role == "score"
+            else _("The watch link was revoked: it and its guests are shut out.")
         )
+        messages.success(request, revoked)
     return redirect("game_share", pk=pk)
 
 
@@ -173,7 +178,7 @@ def guest_removal_page(
     guest = removal.guests.select_related("invite").filter(pk=guest_id).first()
     if guest is None:
         if request.method == "POST":
-            messages.info(request, "That guest was already removed, or their link revoked.")
+            messages.info(request, _("That guest was already removed, or their link revoked."))
             return redirect(removal.back)
         raise Http404(removal.no_such)
     if request.method == "GET":
@@ -189,7 +194,9 @@ def guest_removal_page(
         return render(request, "games/guest_remove.html", context)
     guest_remove(guest=guest, user=user)
     messages.success(
-        request, f"{guest.name} was removed: their phone can no longer open {removal.what}."
+        request,
+        _("%(guest)s was removed: their phone can no longer open %(what)s.")
+        % {"guest": guest.name, "what": removal.what},
     )
     return redirect(removal.back)
 
@@ -204,7 +211,7 @@ def game_guest_remove(request: HttpRequest, access: GameAccess, guest_id: int) -
     removal = GuestRemoval(
         guests=present_guests(game),
         title=f"{game.get_ruleset_display()} #{game.pk}",
-        what="this game",
+        what=_("this game"),
         back=reverse("game_share", args=[game.pk]),
         action=lambda guest: reverse("game_guest_remove", args=[game.pk, guest]),
         no_such="No such guest of this game.",

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import GameState
 from scorekeeper.models import Game
 from scorekeeper.presenters import presenter_for
@@ -133,7 +135,8 @@ def columns_for(state: GameState, names: Mapping[int, str]) -> list[Column]:
             Column(
                 key=i,
                 label=" & ".join(names[p] for p in team),
-                title=f"Team {i + 1}: " + ", ".join(names[p] for p in team),
+                title=_("Team %(number)s: %(players)s")
+                % {"number": i + 1, "players": ", ".join(names[p] for p in team)},
                 players=tuple(team),
                 team=i,
             )

@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
@@ -125,12 +126,12 @@ def table_change(request: HttpRequest, access: GameAccess) -> HttpResponse:
     for those who may reopen it). The answer is the new state, as a GET gives it."""
     if not access.may_change:
         return JsonResponse(
-            {"detail": "Only the phones that keep score may use the table's tools."},
+            {"detail": _("Only the phones that keep score may use the table's tools.")},
             status=403,
         )
     try:
         act = parse_action(_body(request))
-        state, _ = state_of(access.game)
+        state, _revision = state_of(access.game)
         table_act(game=access.game, act=act, hand=hand_in_play(state), **writer(access))
     except RuleError as error:
         return _bad(error.field, str(error))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import codecs
 import json
 
+from django.utils.translation import gettext, gettext_noop
+
 from games import RuleError
 
 #: The largest backup the pages and the API take (a league of several thousand games fits
@@ -15,7 +17,7 @@ from games import RuleError
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
-_NOT_TEXT = "This is not a text file: choose the .json file of a league backup."
+_NOT_TEXT = gettext_noop("This is not a text file: choose the .json file of a league backup.")
 
 
 def upload_check(raw: bytes) -> None:
@@ -28,11 +30,13 @@ def upload_check(raw: bytes) -> None:
     try:
         start = head.decode(raw[:4096]).lstrip()
     except UnicodeDecodeError:
-        raise RuleError(_NOT_TEXT, "file") from None
+        raise RuleError(gettext(_NOT_TEXT), "file") from None
     if not start.startswith("{"):
         raise RuleError(
-            "This file does not hold a JSON object, so it is not a league backup: choose "
-            "the .json file downloaded from a league page.",
+            gettext(
+                "This file does not hold a JSON object, so it is not a league backup: choose "
+                "the .json file downloaded from a league page."
+            ),
             "file",
         )
 

@@ -31,6 +31,7 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django_tasks import task
 from django_tasks_db import DatabaseBackend
 
@@ -51,12 +52,14 @@ STALLED = timedelta(minutes=10)
 MAX_ATTEMPTS = 2
 KEPT = timedelta(days=7)
 
-CUT_SHORT = (
+CUT_SHORT = gettext_noop(
     "The import was cut short twice (the server's background worker stopped), so nothing "
     "was saved. Try again, or ask the server's administrator to import the file with "
     "manage.py import_league."
 )
-SERVER_ERROR = "The import stopped on an error of the server, so nothing was saved. Try again."
+SERVER_ERROR = gettext_noop(
+    "The import stopped on an error of the server, so nothing was saved. Try again."
+)
 
 
 class ImportsWaiting(Exception):
