@@ -279,17 +279,19 @@ class Presenter:
     def points_text(self, points: int) -> str:
         return str(points)
 
-    def saved_summary(self, hand: HandOutcome, names: Mapping[int, str]) -> str:
-        """One line saying what a hand just saved scored."""
+    def saved_summary(
+        self, hand: HandOutcome, names: Mapping[int, str], corrected: bool = False
+    ) -> str:
+        """One line saying what a hand just saved (or ``corrected``) scored."""
         parts = [
             f"{names.get(p, '?')} {self.points_text(pts)}"
             for p, pts in hand.points.items()
             if pts or p == hand.winner
         ]
-        return _("Hand %(number)s saved: %(points)s.") % {
-            "number": hand.number,
-            "points": ", ".join(parts),
-        }
+        said = {"number": hand.number, "points": ", ".join(parts)}
+        if corrected:
+            return _("Hand %(number)s corrected: %(points)s.") % said
+        return _("Hand %(number)s saved: %(points)s.") % said
 
     def settlement(self, state: GameState, names: Mapping[int, str]) -> dict[str, Any] | None:
         """What the last hand moved between the players, when the game moves chips."""

@@ -93,7 +93,9 @@ class ScrewPresenter(Presenter):
     def cell_points(self, points: int, out: bool) -> str:
         return "✓" if out else ""
 
-    def saved_summary(self, hand: HandOutcome, names: Mapping[int, str]) -> str:
+    def saved_summary(
+        self, hand: HandOutcome, names: Mapping[int, str], corrected: bool = False
+    ) -> str:
         return _("Hand %(number)s: %(name)s won it.") % {
             "number": hand.number,
             "name": names.get(hand.winner or 0, "?"),

@@ -356,8 +356,7 @@ def hand_edit(request: HttpRequest, access: GameAccess, number: int) -> HttpResp
         raise Http404(f"This game has no hand {number}.") from None
     flash = _("Hand %(hand)s corrected; the totals after it are recomputed.") % {"hand": number}
     if written.outcome is not None:
-        flash = presenter_for(game.ruleset).saved_summary(written.outcome, names)
-        flash = flash.replace("saved", "corrected")
+        flash = presenter_for(game.ruleset).saved_summary(written.outcome, names, corrected=True)
     if getattr(request, "htmx", None):
         after, state = after_write(access, written)
         return render_sheet(request, sheet_context(request, after, state=state, flash=flash))
