@@ -243,7 +243,7 @@ def _footer(state: GameState, columns: Sequence[Column]) -> list[FooterRow]:
         FooterRow(shows.total_label, [str(r.score) if r else "0" for r in standing], "total"),
     ]
     if state.hands:
-        rows.append(FooterRow("Rank", [ordinal(r.rank) if r else "" for r in standing], "rank"))
+        rows.append(FooterRow(_("Rank"), [ordinal(r.rank) if r else "" for r in standing], "rank"))
     return rows
 
 
