@@ -42,9 +42,13 @@ def parse_id(value: object, field: str, what: str = "player") -> int:
     """An id from an API body, a form or a query: an int, or ASCII digits."""
     number = whole_number(value)
     if number is None:
-        raise RuleError(f"{_shown(value)} is not a {what} id", field)
+        raise RuleError(
+            _("%(value)s is not a %(what)s id") % {"value": _shown(value), "what": what}, field
+        )
     if not 1 <= number <= MAX_ID:
-        raise RuleError(f"{what} {number} does not exist", field)
+        raise RuleError(
+            _("%(what)s %(number)s does not exist") % {"what": what, "number": number}, field
+        )
     return number
 
 

@@ -12,6 +12,7 @@ from typing import IO, Any
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -165,7 +166,10 @@ class LeagueExportApi(APIView):
     def get(self, request: Request, league_id: int) -> StreamingHttpResponse | Response:
         chosen = request.query_params.get("format", "json")
         if chosen not in EXPORT_FORMATS:
-            raise RuleError(f"format must be json or csv (got {chosen!r})", "format")
+            raise RuleError(
+                _("format must be json or csv (got %(chosen)s)") % {"chosen": repr(chosen)},
+                "format",
+            )
         league = get_object_or_404(
             leagues_visible_to(request.user).select_related("owner"), pk=league_id
         )

@@ -117,7 +117,7 @@ def game_create(
     (``IntegrityError``): the caller opens that game instead."""
     rules = get_ruleset(ruleset)
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-        raise RuleError("players must be a list of player ids in seating order", "players")
+        raise RuleError(_("players must be a list of player ids in seating order"), "players")
     ids = [_as_id(p, "players", "player") for p in players]
     # Players belong to someone: only the owner's players, or its leagues', sit here.
     check_players_usable(owner, ids, "players")
@@ -215,7 +215,7 @@ def hand_record(
         if before.finished:
             raise ConflictError(_("This game is over: no more hands can be recorded."))
         if not isinstance(hand_input, Mapping):
-            raise RuleError("a hand must be a JSON object")
+            raise RuleError(_("a hand must be a JSON object"))
         state = at.rules.play(at.config, [dict(hand_input)], state=before)
         outcome = state.hands[-1]
         check_possible(at.config, outcome.input)
@@ -289,7 +289,7 @@ def hand_replace(
         if target is None:
             raise Hand.DoesNotExist(f"This game has no hand {number}.")
         if not isinstance(hand_input, Mapping):
-            raise RuleError("a hand must be a JSON object")
+            raise RuleError(_("a hand must be a JSON object"))
         was_finished = locked.status == GameStatus.FINISHED
         folded = _refold(at, number, hand_input)
         outcome = folded[0]

@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import RuleError
 from games.table_tools import refusal
@@ -51,13 +52,21 @@ class TableAction:
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or value in (None, ""):
-        raise RuleError(f"{name}: a whole number is required", name)
+        raise RuleError(_("%(name)s: a whole number is required") % {"name": name}, name)
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise RuleError(f"{name}: must be a whole number (got {value!r})", name) from None
+        raise RuleError(
+            _("%(name)s: must be a whole number (got %(value)s)")
+            % {"name": name, "value": repr(value)},
+            name,
+        ) from None
     if not low <= number <= high:
-        raise RuleError(f"{name}: must be between {low} and {high}", name)
+        raise RuleError(
+            _("%(name)s: must be between %(low)s and %(high)s")
+            % {"name": name, "low": low, "high": high},
+            name,
+        )
     return number
 
 
@@ -65,7 +74,11 @@ def parse_action(data: Mapping[str, Any]) -> TableAction:
     """The action a request asks for; ``RuleError`` naming the field when it is wrong."""
     action = data.get("action")
     if action not in ACTIONS:
-        raise RuleError(f"action: must be one of {', '.join(ACTIONS)} (got {action!r})", "action")
+        raise RuleError(
+            _("action: must be one of %(actions)s (got %(action)s)")
+            % {"actions": ", ".join(ACTIONS), "action": repr(action)},
+            "action",
+        )
     if action == "penalty-add":
         return TableAction(action, amount=_whole(data.get("amount"), "amount", 1, MOST_ADDED))
     if action == "leader":
@@ -115,7 +128,7 @@ def table_act(
             table.clockwise = not table.clockwise
         elif act.action == "leader":
             if act.player is not None and act.player not in at.config.players:
-                raise RuleError("player: not a player of this game", "player")
+                raise RuleError(_("player: not a player of this game"), "player")
             table.leader_id = act.player
         table.revision += 1
         table.save()

@@ -79,13 +79,13 @@ def _bad(field: str, message: str) -> JsonResponse:
 def _body(request: HttpRequest) -> dict[str, Any]:
     if request.content_type == "application/json":
         if len(request.body) > MAX_BODY:
-            raise RuleError("body: too large", "non_field_errors")
+            raise RuleError(_("body: too large"), "non_field_errors")
         try:
             data = json.loads(request.body or b"{}")
         except ValueError:
-            raise RuleError("body: not JSON", "non_field_errors") from None
+            raise RuleError(_("body: not JSON"), "non_field_errors") from None
         if not isinstance(data, dict):
-            raise RuleError("body: must be an object", "non_field_errors")
+            raise RuleError(_("body: must be an object"), "non_field_errors")
         return data
     return {k: request.POST.get(k) for k in ("action", "amount", "player")}
 

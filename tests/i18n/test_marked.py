@@ -129,8 +129,13 @@ PYTHON = [
 FLASH = {"success", "error", "info", "warning", "add_message", "debug"}
 ERRORS = {"RuleError", "CardError", "ValidationError", "Problem"}
 READ_KEYWORDS = {"label", "help_text", "empty_label", "title", "description"}
-#: API-only modules: OpenAPI help texts stay English (the schema is for developers).
-API_SCHEMA_ONLY = {"schema.py"}
+#: Where labels and help texts are for developers and admins only, not the table: the
+#: API's (its OpenAPI schema), the models' (the Django admin's), the admin's.
+NOT_READ_AT_THE_TABLE = {
+    ("scorekeeper", "api"),
+    ("scorekeeper", "models"),
+    ("scorekeeper", "admin.py"),
+}
 
 
 def is_words(node: ast.AST) -> bool:
@@ -153,6 +158,15 @@ def called(node: ast.Call) -> str:
     return ""
 
 
+def schema_field(node: ast.Call) -> bool:
+    """A DRF serializer's field: its help text is the OpenAPI schema's, for developers."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.value.id == "serializers"
+    name = called(node)
+    return name.isupper() or name.endswith("Serializer")
+
+
 def bare_words(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(), str(path))
     found = []
@@ -167,7 +181,9 @@ def bare_words(path: Path) -> list[str]:
                 said = node.args[1:2]
         elif name in ERRORS:
             said = node.args[:1]
-        if "api" not in path.parts or path.name not in API_SCHEMA_ONLY:
+        if tuple(path.relative_to(BASE).parts[:2]) not in NOT_READ_AT_THE_TABLE and not (
+            schema_field(node)
+        ):
             said += [k.value for k in node.keywords if k.arg in READ_KEYWORDS]
         found += [f"{path.relative_to(BASE)}:{n.lineno}" for n in said if is_words(n)]
     return found

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import GameConfig, GameState, RuleError, Ruleset, get_ruleset
 from scorekeeper.models import MemberRole
 from scorekeeper.services.backup.schema import (
@@ -132,23 +134,29 @@ def _check_header(data: object) -> Mapping[str, Any]:
     """The file is a league export of a version this install reads (before the schema of
     that version applies)."""
     if not isinstance(data, Mapping):
-        raise RuleError("the file must hold a JSON object (a league export)", "format")
+        raise RuleError(_("the file must hold a JSON object (a league export)"), "format")
     if data.get("format") != FORMAT:
         raise RuleError(
-            f"this is not a scorekeeper league export (its 'format' should be '{FORMAT}')",
+            _("this is not a scorekeeper league export (its 'format' should be '%(format)s')")
+            % {"format": FORMAT},
             "format",
         )
     version = data.get("version")
     if version != FORMAT_VERSION or isinstance(version, bool):
         if isinstance(version, int) and not isinstance(version, bool) and version > 1:
             raise RuleError(
-                f"this export has format version {version}, newer than this install "
-                f"reads ({FORMAT_VERSION}): update scorekeeper to import it",
+                _(
+                    "this export has format version %(version)s, newer than this install "
+                    "reads (%(supported)s): update scorekeeper to import it"
+                )
+                % {"version": version, "supported": FORMAT_VERSION},
                 "version",
             )
         shown = repr(version) if isinstance(version, int | str | None) else type(version).__name__
         raise RuleError(
-            f"unknown format version {shown[:40]} (expected {FORMAT_VERSION})", "version"
+            _("unknown format version %(version)s (expected %(supported)s)")
+            % {"version": shown[:40], "supported": FORMAT_VERSION},
+            "version",
         )
     return data
 

@@ -57,13 +57,19 @@ def load_backup(raw: bytes | str) -> object:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise RuleError(
-            f"This file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
-            "Choose the .json file of a league backup, unedited.",
+            gettext(
+                "This file is not valid JSON (line %(line)s, column %(column)s: %(problem)s). "
+                "Choose the .json file of a league backup, unedited."
+            )
+            % {"line": exc.lineno, "column": exc.colno, "problem": exc.msg},
             "file",
         ) from None
     except RecursionError:
         raise RuleError(
-            "This file nests lists or objects too deeply to be a league backup.", "file"
+            gettext("This file nests lists or objects too deeply to be a league backup."),
+            "file",
         ) from None
     except ValueError as exc:
-        raise RuleError(f"This file is not a league backup: {exc}.", "file") from None
+        raise RuleError(
+            gettext("This file is not a league backup: %(problem)s.") % {"problem": exc}, "file"
+        ) from None
