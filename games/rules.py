@@ -1,6 +1,14 @@
 """The rules text: each game's rules, loaded from ``games/rules/<slug>.md``, checked,
 with the engine's scoring facts filled in and rendered to HTML.
 
+Each language has its own document, ``games/rules/<slug>.<language>.md`` (``dirt.de.md``):
+the same sections and markers in other words; a game without one in a language is shown
+in English. The parts the engine fills in (the card-points table, the options…) are said
+through a ``translate`` callable the Django side passes (``gettext``)::
+
+    >>> rules_for("dirt", language="de").section("scoring").title
+    'Wertung'
+
 The text lives beside the engine, one Markdown file per game in ``games/rules/``, split
 into sections by ``## Title {#slug}`` headings. Scoring facts are not typed into the text
 but generated from the engine: a marker such as ``{{ card_points }}`` becomes the table
@@ -29,6 +37,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -38,6 +47,7 @@ import markdown
 import nh3
 
 from games.base import Ruleset
+from games.i18n import gettext_noop, identity
 from games.registry import RULESETS, get_ruleset
 
 RULES_DIR = Path(__file__).with_name("rules")
@@ -143,28 +153,52 @@ _KEYWORDS_RE = re.compile(r"^\s*<!--\s*keywords:(?P<words>.*?)-->\s*$", re.IGNOR
 _MARKER_RE = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?::(?P<arg>[a-z_]+))?\s*\}\}")
 
 
-def rules_path(slug: str) -> Path:
+#: What the parts the engine fills in are said through while a document is built (the
+#: ``translate`` given to :func:`build_rules`).
+_SAY: ContextVar[Callable[[str], str]] = ContextVar("rules_translate", default=identity)
+
+
+def _(message: str) -> str:
+    """``message`` said in the language of the document being built."""
+    return _SAY.get()(message) or message
+
+
+def rules_path(slug: str, language: str = "en") -> Path:
+    """The document of ``slug`` in ``language``, the English one when there is none."""
+    if language != "en":
+        translated = RULES_DIR / f"{slug}.{language}.md"
+        if translated.exists():
+            return translated
     return RULES_DIR / f"{slug}.md"
 
 
 @functools.cache
-def _default_rules(slug: str) -> Rules:
-    return build_rules(slug)
+def _default_rules(slug: str, language: str, translate: Callable[[str], str]) -> Rules:
+    return build_rules(slug, language=language, translate=translate)
 
 
-def rules_for(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
-    """The rules of the game ``slug``. ``options`` (house-rule settings) change the
-    generated tables, e.g. the points of a 10 in Dirt; without them the defaults show.
-    Raises :class:`~games.errors.RuleError` for an unknown game."""
+def rules_for(
+    slug: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    language: str = "en",
+    translate: Callable[[str], str] = identity,
+) -> Rules:
+    """The rules of the game ``slug`` in ``language`` (its document, else the English
+    one), the parts the engine fills in said through ``translate`` (a function of the
+    language: the same one for the same language, for they are kept). ``options``
+    (house-rule settings) change the generated tables, e.g. the points of a 10 in Dirt;
+    without them the defaults show. Raises :class:`~games.errors.RuleError` for an
+    unknown game."""
     get_ruleset(slug)
     if not options:
-        return _default_rules(slug)
-    return build_rules(slug, options)
+        return _default_rules(slug, language, translate)
+    return build_rules(slug, options, language=language, translate=translate)
 
 
-def all_rules() -> list[Rules]:
+def all_rules(language: str = "en", translate: Callable[[str], str] = identity) -> list[Rules]:
     """Every game's rules, in the registry's order."""
-    return [rules_for(slug) for slug in RULESETS]
+    return [rules_for(slug, language=language, translate=translate) for slug in RULESETS]
 
 
 def clear_cache() -> None:
@@ -172,10 +206,24 @@ def clear_cache() -> None:
     _default_rules.cache_clear()
 
 
-def build_rules(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
-    """Read and expand ``games/rules/<slug>.md`` (uncached)."""
+def build_rules(
+    slug: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    language: str = "en",
+    translate: Callable[[str], str] = identity,
+) -> Rules:
+    """Read and expand ``games/rules/<slug>[.<language>].md`` (uncached)."""
+    token = _SAY.set(translate)
+    try:
+        return _build_rules(slug, options, language)
+    finally:
+        _SAY.reset(token)
+
+
+def _build_rules(slug: str, options: Mapping[str, Any] | None, language: str) -> Rules:
     ruleset = get_ruleset(slug)
-    source = rules_path(slug).read_text(encoding="utf-8")
+    source = rules_path(slug, language).read_text(encoding="utf-8")
     name = ruleset.name
     chunks: list[tuple[str, str, list[str]]] = []
     for line in source.splitlines():
@@ -259,11 +307,13 @@ def card_points_table(ruleset: Ruleset, options: Mapping[str, Any] | None = None
     """The engine's card-points table as Markdown."""
     rows = _card_points_rows(ruleset, options or {})
     if not rows:
-        return "*This game scores no cards.*"
+        return _(gettext_noop("*This game scores no cards.*"))
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    lines = ["| Card | Points | Note |", "|---|---|---|"]
+    head = (_(gettext_noop("Card")), _(gettext_noop("Points")), _(gettext_noop("Note")))
+    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
     lines += [
-        f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(r['note'])} |"
+        f"| {_cell(_(str(r['card'])))} | {_points_text(r['points'], signed)} "
+        f"| {_cell(_(str(r['note'])) if r['note'] else '')} |"
         for r in rows
     ]
     return "\n".join(lines)
@@ -278,33 +328,41 @@ def _marker_card_points_inline(
 ) -> str:
     rows = _card_points_rows(ruleset, options)
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    return " · ".join(f"{r['card']} = {_points_text(r['points'], signed)}" for r in rows)
+    return " · ".join(f"{_(str(r['card']))} = {_points_text(r['points'], signed)}" for r in rows)
 
 
 def _marker_variants(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    lines = ["| Variant | Hands | Details |", "|---|---|---|"]
+    head = (_(gettext_noop("Variant")), _(gettext_noop("Hands")), _(gettext_noop("Details")))
+    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
     for v in ruleset.variants:
-        name = f"{v.name} (default)" if v.slug == ruleset.default_variant else v.name
-        hands = "open" if v.hands is None else str(v.hands)
-        lines.append(f"| {_cell(name)} | {hands} | {_cell(v.description)} |")
+        name = _(v.name)
+        if v.slug == ruleset.default_variant:
+            name = _(gettext_noop("%(variant)s (default)")) % {"variant": name}
+        hands = _(gettext_noop("open")) if v.hands is None else str(v.hands)
+        lines.append(f"| {_cell(name)} | {hands} | {_cell(_(v.description))} |")
     return "\n".join(lines)
 
 
 def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
     parts = []
     for v in ruleset.variants:
-        detail = v.description
+        detail = _(v.description)
         # "Dirt ranks 6 4 2" reads better in a one-liner without the repeated label.
         detail = re.sub(r"^[A-Z][a-z]+ ranks ", "", detail)
-        parts.append(f"{v.name} {detail}".strip())
+        parts.append(f"{_(v.name)} {detail}".strip())
     return " · ".join(parts)
 
 
 def _option_choices(option: Mapping[str, Any]) -> str:
     if option.get("kind") == "text":
-        return f"your own words, up to {option['max_length']:,} characters"
+        return _(gettext_noop("your own words, up to %(n)s characters")) % {
+            "n": f"{option['max_length']:,}"
+        }
     if "min" in option:
-        return f"any whole number {option['min']}–{option['max']}"
+        return _(gettext_noop("any whole number %(low)s–%(high)s")) % {
+            "low": option["min"],
+            "high": option["max"],
+        }
     choices = list(option["choices"])
     if (
         len(choices) > 4
@@ -320,22 +378,35 @@ def options_table(ruleset: Ruleset) -> str:
     (a table is too wide for a phone)."""
     options = ruleset.metadata()["options"]
     if not options:
-        return "*This game has no house-rule options.*"
-    lines = ["Options you can set when creating a game:", ""]
+        return _(gettext_noop("*This game has no house-rule options.*"))
+    lines = [_(gettext_noop("Options you can set when creating a game:")), ""]
     for name, option in options.items():
         default = option["default"]
-        shown = "set by the number of players" if default is None else f"**{default}**"
+        label, help = _(option["label"]), _(option["help"])
+        choices = _option_choices(option)
         if option.get("kind") == "text":
-            said = "required" if option.get("required") else "optional"
-            lines.append(
-                f"- **{option['label']}** (`{name}`): {said}; "
-                f"{_option_choices(option)}. {option['help']}"
-            )
+            required = option.get("required")
+            said = _(gettext_noop("required")) if required else _(gettext_noop("optional"))
+            lines.append(f"- **{label}** (`{name}`): {said}; {choices}. {help}")
             continue
-        lines.append(
-            f"- **{option['label']}** (`{name}`): default {shown}; "
-            f"choices {_option_choices(option)}. {option['help']}"
-        )
+        if default is None:
+            line = gettext_noop(
+                "- **%(label)s** (`%(name)s`): default set by the number of players; "
+                "choices %(choices)s. %(help)s"
+            )
+        else:
+            line = gettext_noop(
+                "- **%(label)s** (`%(name)s`): default **%(default)s**; "
+                "choices %(choices)s. %(help)s"
+            )
+        said_line = _(line) % {
+            "label": label,
+            "name": name,
+            "default": default,
+            "choices": choices,
+            "help": help,
+        }
+        lines.append(said_line)
     return "\n".join(lines)
 
 
@@ -355,23 +426,37 @@ def _marker_deal_sizes(ruleset: Ruleset, options: Mapping[str, Any], arg: str | 
     from games.base import GameConfig
     from games.damn_you import deal_sizes
 
-    lines = ["| Players | Cards dealt | Short hands |", "|---|---|---|"]
+    head = (
+        _(gettext_noop("Players")),
+        _(gettext_noop("Cards dealt")),
+        _(gettext_noop("Short hands")),
+    )
+    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
     for n in range(ruleset.min_players, ruleset.max_players + 1):
         players = tuple(range(1, n + 1))
         sizes = deal_sizes(GameConfig(ruleset.slug, players, None, {}), players[0])
         counts = Counter(sizes.values())
         big, small = max(counts), min(counts)
         if big == small:
-            lines.append(f"| {n} | {big} | none |")
+            lines.append(f"| {n} | {big} | {_(gettext_noop('none'))} |")
         else:
-            lines.append(
-                f"| {n} | {counts[big]} get {big}, {counts[small]} get {small} | {counts[small]} |"
-            )
+            dealt = _(gettext_noop("%(many)s get %(big)s, %(few)s get %(small)s")) % {
+                "many": counts[big],
+                "big": big,
+                "few": counts[small],
+                "small": small,
+            }
+            lines.append(f"| {n} | {dealt} | {counts[small]} |")
     return "\n".join(lines)
 
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_NAME = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
 
 
 def card_label(code: str) -> str:
@@ -387,7 +472,7 @@ def bowers() -> list[tuple[str, str]]:
 
 def _marker_bowers(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
     return "\n".join(
-        f"| {SUIT_SYMBOL[suit]} {_SUIT_NAME[suit]} | {card_label(jack)} |"
+        f"| {SUIT_SYMBOL[suit]} {_(_SUIT_NAME[suit])} | {card_label(jack)} |"
         for suit, jack in bowers()
     )
 

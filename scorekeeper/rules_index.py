@@ -1,10 +1,11 @@
 """Searching the rules: SQLite's full-text search (FTS5) over every paragraph of the
 rules, ranked by ``bm25()``, with ``snippet()`` for the excerpt.
 
-The index is an in-memory SQLite database built once per process from
-:mod:`games.rules`, apart from the app's own database (so it is the same on
-PostgreSQL). A document is a paragraph, list item or table row with its section's title
-and keywords, and a hit links to the paragraph itself. The same documents make
+The index is an in-memory SQLite database built once per process and language from
+:mod:`games.rules` (that language's documents, ``scorekeeper/rules_text.py``), apart
+from the app's own database (so it is the same on PostgreSQL). A document is a
+paragraph, list item or table row with its section's title and keywords, and a hit
+links to the paragraph itself. The same documents make
 ``/rules/index.json``, which the browser searches offline with MiniSearch
 (``static/js/rules-offline.js``). ``search("widow")`` finds, first, the paragraph at
 ``/rules/damn-you/#scoring-13``.
@@ -23,8 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 
 from games import RULESETS, rules
+from scorekeeper import rules_text
 
 MAX_HITS = 10
 #: A hit scoring under this share of the best one only shares a common word with the query.
@@ -83,24 +86,32 @@ MOST_TERM_WORDS = 4
 
 
 def _leads(section: rules.Section) -> dict[str, str]:
-    """Each paragraph's bold opening term, by paragraph id; "House reading:" is the mark
-    of a choice, not part of the term."""
+    """Each paragraph's bold opening term, by paragraph id; "House reading:" (in every
+    language) is the mark of a choice, not part of the term."""
     found: dict[str, str] = {}
     for anchor, lead in _LEAD_RE.findall(section.anchored_html):
         term = html.unescape(_TAG_RE.sub("", lead)).strip(" .:")
-        term = term.removeprefix("House reading:").strip(" .:")
+        for mark in HOUSE_READING:
+            term = term.removeprefix(mark)
+        term = term.strip(" .:")
         if term and len(term.split()) <= MOST_TERM_WORDS:
             found[anchor] = term
     return found
 
 
+#: How each language's rules mark a choice of ours where the original is silent.
+HOUSE_READING = ("House reading:", "Unsere Lesart:", "Nuestra lectura:")
+
+
 @functools.cache
-def documents() -> tuple[dict[str, str], ...]:
+def _documents(language: str) -> tuple[dict[str, str], ...]:
     """Every paragraph of the rules as a search document, with ``defines``: the term
     its bold opening says what it is (the quick reference card only repeats the
     sections, and a table's header row only names its columns, so they are left out)."""
     found: list[dict[str, str]] = []
-    for game in rules.all_rules():
+    with translation.override(language):
+        games = rules_text.all_rules()
+    for game in games:
         for section in game.contents:
             headers = _header_rows(section)
             leads = _leads(section)
@@ -122,14 +133,27 @@ def documents() -> tuple[dict[str, str], ...]:
     return tuple(found)
 
 
-@functools.cache
+def documents() -> tuple[dict[str, str], ...]:
+    """:func:`_documents` of the reader's language."""
+    return _documents(rules_text.language())
+
+
 def version() -> str:
-    """Changes whenever the documents do."""
-    return hashlib.sha256(json.dumps(documents()).encode()).hexdigest()[:16]
+    """Changes whenever the documents (of the reader's language) do."""
+    return _version(rules_text.language())
 
 
 @functools.cache
+def _version(language: str) -> str:
+    return hashlib.sha256(json.dumps(_documents(language)).encode()).hexdigest()[:16]
+
+
 def _index() -> sqlite3.Connection:
+    return _index_of(rules_text.language())
+
+
+@functools.cache
+def _index_of(language: str) -> sqlite3.Connection:
     # Only read once filled, so one connection serves every thread.
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.execute(
@@ -140,7 +164,7 @@ def _index() -> sqlite3.Connection:
     db.executemany(
         "INSERT INTO rules VALUES"
         " (:game_name, :title, :keywords, :defines, :text, :game, :section, :anchor)",
-        documents(),
+        _documents(language),
     )
     return db
 
@@ -182,9 +206,15 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
     return list(hits.values())
 
 
-@functools.cache
 def _vocabulary() -> set[str]:
-    return {w for d in documents() for w in _words(f"{d['title']} {d['keywords']} {d['text']}")}
+    return _vocabulary_of(rules_text.language())
+
+
+@functools.cache
+def _vocabulary_of(language: str) -> set[str]:
+    return {
+        w for d in _documents(language) for w in _words(f"{d['title']} {d['keywords']} {d['text']}")
+    }
 
 
 def suggest(q: str, ruleset: str | None = None) -> list[Suggestion]:
@@ -208,7 +238,7 @@ def index_json() -> dict[str, Any]:
     pages = {slug: page_url(slug) for slug in RULESETS}
     return {
         "version": version(),
-        "games": {slug: rules.rules_for(slug).name for slug in RULESETS},
+        "games": {slug: rules_text.rules_for(slug).name for slug in RULESETS},
         "stopwords": sorted(STOPWORDS),
         "numbers": NUMBERS,
         "documents": [{**d, "url": f"{pages[d['game']]}#{d['anchor']}"} for d in documents()],

@@ -35,6 +35,7 @@ from django.views.decorators.http import etag, require_GET
 
 from games import RULESETS, rules
 from scorekeeper import rules_index as searching
+from scorekeeper import rules_text
 
 #: The score sheet's scripts: ES modules, and the modules they import, which no tag of
 #: the page names (a sheet kept on the phone, offline-keep.js, brings its tags' files
@@ -85,14 +86,14 @@ SHELL_STATIC = (
 def _game(slug: str) -> rules.Rules:
     if slug not in RULESETS:
         raise Http404(f"No game '{slug}'.")
-    return rules.rules_for(slug)
+    return rules_text.rules_for(slug)
 
 
 def _games() -> list[dict[str, Any]]:
     return [
         {
             "slug": r.slug,
-            "name": rules.rules_for(r.slug).name,
+            "name": rules_text.rules_for(r.slug).name,
             "meta": r.metadata(),
             "url": reverse("rules_detail", args=[r.slug]),
         }
@@ -139,7 +140,7 @@ def rules_search(request: HttpRequest) -> HttpResponse:
     context = {
         "q": q,
         "ruleset": ruleset,
-        "ruleset_name": rules.rules_for(ruleset).name if ruleset else "",
+        "ruleset_name": rules_text.rules_for(ruleset).name if ruleset else "",
         "panel": form.cleaned_data.get("panel", False),
         "hits": hits,
         "suggestions": searching.suggest(q, ruleset) if q and not hits else [],
