@@ -99,7 +99,7 @@ class TokenApi(APIView):
                 return lockout_response(request, None, serializer.initial_data)
             raise serializers.ValidationError(serializer.errors)
         user = serializer.validated_data["user"]
-        token, _ = Token.objects.get_or_create(user=user)
+        token, _created = Token.objects.get_or_create(user=user)
         return Response(TokenSerializer(token).data)
 
     @extend_schema(

@@ -99,7 +99,7 @@ def table_act(
         refused = refusal(at.rules, act.action, at.config.options)
         if refused is not None:
             raise RuleError(refused, "action")
-        table, _ = TableState.objects.get_or_create(game=at.game)
+        table, _created = TableState.objects.get_or_create(game=at.game)
         fresh_for_hand(table, hand)
         seconds = at.rules.table_timer_seconds(at.config.options)
         now = timezone.now()
