@@ -70,7 +70,7 @@ class Ruleset(ABC):
     #: confirm an amount (:mod:`games.plausible`).
     plausible_ceiling: ClassVar[int | None] = None
     #: What :meth:`reported_amounts` counts, in a word ("points", "passes").
-    plausible_unit: ClassVar[str] = "points"
+    plausible_unit: ClassVar[str] = _("points")
     #: How often the demo league (``manage.py seed_demo``) picks this game, as a weight
     #: among the games, and how many hands it has played of this game tonight (0: no
     #: game of it is in progress).

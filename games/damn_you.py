@@ -41,6 +41,7 @@ from games.base import (
     whole_number,
 )
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.naming import join_words, player_name
 from games.problems import Problems
@@ -364,7 +365,7 @@ class DamnYou(Ruleset):
     table_kit = TableKit(lead_card="7♦", lead_does="lay it in the centre and play first")
     #: A player passes once a turn, and a hand rarely lasts 30 of their turns.
     plausible_ceiling = 30
-    plausible_unit = "passes"
+    plausible_unit = gettext_noop("passes")
     demo_weight = 20
     demo_tonight_hands = 2
 

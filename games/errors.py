@@ -41,6 +41,8 @@ _MARK = "\x00"
 def _translated(translate: Translate, message: str) -> str:
     """``translate(message)``, or ``message`` itself when the translation is empty or
     missing (a ``dict.get`` works as ``translate``)."""
+    if not message:
+        return message  # gettext("") would be the catalog's header
     return translate(message) or message
 
 
