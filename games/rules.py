@@ -38,6 +38,9 @@ import markdown
 import nh3
 
 from games.base import Ruleset
+from games.errors import Translate
+from games.i18n import gettext_noop as N_
+from games.i18n import identity
 from games.registry import RULESETS, get_ruleset
 
 RULES_DIR = Path(__file__).with_name("rules")
@@ -143,28 +146,46 @@ _KEYWORDS_RE = re.compile(r"^\s*<!--\s*keywords:(?P<words>.*?)-->\s*$", re.IGNOR
 _MARKER_RE = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?::(?P<arg>[a-z_]+))?\s*\}\}")
 
 
-def rules_path(slug: str) -> Path:
+def rules_path(slug: str, language: str = "en") -> Path:
+    """``games/rules/<slug>.<language>.md`` when it exists, else the English
+    ``games/rules/<slug>.md``."""
+    if language and language != "en":
+        translated = RULES_DIR / f"{slug}.{language}.md"
+        if translated.exists():
+            return translated
     return RULES_DIR / f"{slug}.md"
 
 
+#: What marks our own decision where the original rules are silent, per language.
+HOUSE_READING = {"en": "House reading:", "de": "Unsere Lesart:", "es": "Nuestra lectura:"}
+
+
 @functools.cache
-def _default_rules(slug: str) -> Rules:
-    return build_rules(slug)
+def _default_rules(slug: str, language: str, translate: Translate) -> Rules:
+    return build_rules(slug, language=language, translate=translate)
 
 
-def rules_for(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
+def rules_for(
+    slug: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    language: str = "en",
+    translate: Translate = identity,
+) -> Rules:
     """The rules of the game ``slug``. ``options`` (house-rule settings) change the
     generated tables, e.g. the points of a 10 in Dirt; without them the defaults show.
-    Raises :class:`~games.errors.RuleError` for an unknown game."""
+    ``language``: the rules document in that language where one exists (English
+    otherwise), its generated parts said with ``translate``; cached per game, language
+    and translate. Raises :class:`~games.errors.RuleError` for an unknown game."""
     get_ruleset(slug)
     if not options:
-        return _default_rules(slug)
-    return build_rules(slug, options)
+        return _default_rules(slug, language, translate)
+    return build_rules(slug, options, language=language, translate=translate)
 
 
-def all_rules() -> list[Rules]:
+def all_rules(*, language: str = "en", translate: Translate = identity) -> list[Rules]:
     """Every game's rules, in the registry's order."""
-    return [rules_for(slug) for slug in RULESETS]
+    return [rules_for(slug, language=language, translate=translate) for slug in RULESETS]
 
 
 def clear_cache() -> None:
@@ -172,10 +193,17 @@ def clear_cache() -> None:
     _default_rules.cache_clear()
 
 
-def build_rules(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
-    """Read and expand ``games/rules/<slug>.md`` (uncached)."""
+def build_rules(
+    slug: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    language: str = "en",
+    translate: Translate = identity,
+) -> Rules:
+    """Read and expand ``games/rules/<slug>.<language>.md`` (or the English
+    ``<slug>.md``), uncached; the generated tables are said with ``translate``."""
     ruleset = get_ruleset(slug)
-    source = rules_path(slug).read_text(encoding="utf-8")
+    source = rules_path(slug, language).read_text(encoding="utf-8")
     name = ruleset.name
     chunks: list[tuple[str, str, list[str]]] = []
     for line in source.splitlines():
@@ -191,7 +219,7 @@ def build_rules(slug: str, options: Mapping[str, Any] | None = None) -> Rules:
             chunks[-1][2].append(line)
         elif line.strip():
             raise RulesError(f"{slug}: text before the first section: {line!r}")
-    expand = functools.partial(_expand_markers, ruleset, options or {})
+    expand = functools.partial(_expand_markers, ruleset, options or {}, translate)
     sections = []
     for section_slug, title, lines in chunks:
         keywords: list[str] = []
@@ -227,15 +255,24 @@ def _check_sections(ruleset: Ruleset, slugs: list[str]) -> None:
 # -- markers: text generated from the engine ------------------------------------------
 
 
-def _expand_markers(ruleset: Ruleset, options: Mapping[str, Any], text: str) -> str:
+def _expand_markers(
+    ruleset: Ruleset, options: Mapping[str, Any], translate: Translate, text: str
+) -> str:
     def replace(match: re.Match[str]) -> str:
         name, arg = match["name"], match["arg"]
         renderer = _MARKERS.get(name)
         if renderer is None:
             raise RulesError(f"{ruleset.slug}: unknown marker {match[0]!r}")
-        return renderer(ruleset, options, arg)
+        return renderer(ruleset, options, arg, translate)
 
     return _MARKER_RE.sub(replace, text)
+
+
+def _say(translate: Translate, text: object) -> str:
+    """``text`` said with ``translate`` (empty text stays empty: ``gettext("")`` is the
+    catalog's header)."""
+    said = str(text)
+    return (translate(said) or said) if said else said
 
 
 def _points_text(points: object, signed: bool = False) -> str:
@@ -255,42 +292,53 @@ def _card_points_rows(ruleset: Ruleset, options: Mapping[str, Any]) -> list[dict
     return ruleset.card_points(effective)
 
 
-def card_points_table(ruleset: Ruleset, options: Mapping[str, Any] | None = None) -> str:
-    """The engine's card-points table as Markdown."""
+def card_points_table(
+    ruleset: Ruleset, options: Mapping[str, Any] | None = None, _: Translate = identity
+) -> str:
+    """The engine's card-points table as Markdown (said with ``_``)."""
     rows = _card_points_rows(ruleset, options or {})
     if not rows:
-        return "*This game scores no cards.*"
+        return _(N_("*This game scores no cards.*"))
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    lines = ["| Card | Points | Note |", "|---|---|---|"]
+    lines = [_(N_("| Card | Points | Note |")), "|---|---|---|"]
     lines += [
-        f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(r['note'])} |"
+        f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(_say(_, note))} |"
         for r in rows
+        for note in [r["note"]]
     ]
     return "\n".join(lines)
 
 
-def _marker_card_points(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    return card_points_table(ruleset, options)
+def _marker_card_points(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    return card_points_table(ruleset, options, _)
 
 
 def _marker_card_points_inline(
-    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
 ) -> str:
     rows = _card_points_rows(ruleset, options)
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
     return " · ".join(f"{r['card']} = {_points_text(r['points'], signed)}" for r in rows)
 
 
-def _marker_variants(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    lines = ["| Variant | Hands | Details |", "|---|---|---|"]
+def _marker_variants(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    lines = [_(N_("| Variant | Hands | Details |")), "|---|---|---|"]
     for v in ruleset.variants:
-        name = f"{v.name} (default)" if v.slug == ruleset.default_variant else v.name
-        hands = "open" if v.hands is None else str(v.hands)
-        lines.append(f"| {_cell(name)} | {hands} | {_cell(v.description)} |")
+        name = _say(_, v.name)
+        if v.slug == ruleset.default_variant:
+            name = _(N_("%(variant)s (default)")) % {"variant": name}
+        hands = _(N_("open")) if v.hands is None else str(v.hands)
+        lines.append(f"| {_cell(name)} | {hands} | {_cell(_say(_, v.description))} |")
     return "\n".join(lines)
 
 
-def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_variants_inline(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     parts = []
     for v in ruleset.variants:
         detail = v.description
@@ -300,11 +348,13 @@ def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: s
     return " · ".join(parts)
 
 
-def _option_choices(option: Mapping[str, Any]) -> str:
+def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
     if option.get("kind") == "text":
-        return f"your own words, up to {option['max_length']:,} characters"
+        said = _(N_("your own words, up to %(count)s characters"))
+        return said % {"count": f"{option['max_length']:,}"}
     if "min" in option:
-        return f"any whole number {option['min']}–{option['max']}"
+        said = _(N_("any whole number %(min)s–%(max)s"))
+        return said % {"min": option["min"], "max": option["max"]}
     choices = list(option["choices"])
     if (
         len(choices) > 4
@@ -315,35 +365,46 @@ def _option_choices(option: Mapping[str, Any]) -> str:
     return ", ".join(str(c) for c in choices)
 
 
-def options_table(ruleset: Ruleset) -> str:
+def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
     """The game's house-rule options, as the engine defines them, as a Markdown list
-    (a table is too wide for a phone)."""
+    (a table is too wide for a phone), said with ``_``."""
     options = ruleset.metadata()["options"]
     if not options:
-        return "*This game has no house-rule options.*"
-    lines = ["Options you can set when creating a game:", ""]
+        return _(N_("*This game has no house-rule options.*"))
+    lines = [_(N_("Options you can set when creating a game:")), ""]
     for name, option in options.items():
         default = option["default"]
-        shown = "set by the number of players" if default is None else f"**{default}**"
+        shown = _(N_("set by the number of players")) if default is None else f"**{default}**"
+        params = {
+            "label": _say(_, option["label"]),
+            "name": name,
+            "choices": _option_choices(option, _),
+            "help": _say(_, option["help"]),
+            "default": shown,
+        }
         if option.get("kind") == "text":
-            said = "required" if option.get("required") else "optional"
-            lines.append(
-                f"- **{option['label']}** (`{name}`): {said}; "
-                f"{_option_choices(option)}. {option['help']}"
-            )
+            if option.get("required"):
+                line = _(N_("- **%(label)s** (`%(name)s`): required; %(choices)s. %(help)s"))
+            else:
+                line = _(N_("- **%(label)s** (`%(name)s`): optional; %(choices)s. %(help)s"))
+            lines.append(line % params)
             continue
-        lines.append(
-            f"- **{option['label']}** (`{name}`): default {shown}; "
-            f"choices {_option_choices(option)}. {option['help']}"
+        line = _(
+            N_("- **%(label)s** (`%(name)s`): default %(default)s; choices %(choices)s. %(help)s")
         )
+        lines.append(line % params)
     return "\n".join(lines)
 
 
-def _marker_options(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    return options_table(ruleset)
+def _marker_options(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    return options_table(ruleset, _)
 
 
-def _marker_default(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_default(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     known = ruleset.metadata()["options"]
     if arg not in known:
         raise RulesError(f"{ruleset.slug}: no option {arg!r} for {{{{ default:{arg} }}}}")
@@ -351,27 +412,33 @@ def _marker_default(ruleset: Ruleset, options: Mapping[str, Any], arg: str | Non
     return str(value)
 
 
-def _marker_deal_sizes(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_deal_sizes(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     from games.base import GameConfig
     from games.damn_you import deal_sizes
 
-    lines = ["| Players | Cards dealt | Short hands |", "|---|---|---|"]
+    lines = [_(N_("| Players | Cards dealt | Short hands |")), "|---|---|---|"]
     for n in range(ruleset.min_players, ruleset.max_players + 1):
         players = tuple(range(1, n + 1))
         sizes = deal_sizes(GameConfig(ruleset.slug, players, None, {}), players[0])
         counts = Counter(sizes.values())
         big, small = max(counts), min(counts)
         if big == small:
-            lines.append(f"| {n} | {big} | none |")
+            lines.append(f"| {n} | {big} | {_(N_('none'))} |")
         else:
-            lines.append(
-                f"| {n} | {counts[big]} get {big}, {counts[small]} get {small} | {counts[small]} |"
-            )
+            dealt = _(N_("%(many)s get %(big)s, %(few)s get %(small)s")) % {
+                "many": counts[big],
+                "big": big,
+                "few": counts[small],
+                "small": small,
+            }
+            lines.append(f"| {n} | {dealt} | {counts[small]} |")
     return "\n".join(lines)
 
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_NAME = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 
 
 def card_label(code: str) -> str:
@@ -385,18 +452,22 @@ def bowers() -> list[tuple[str, str]]:
     return [(suit, BOWER[suit]) for suit in ("H", "D", "C", "S")]
 
 
-def _marker_bowers(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_bowers(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     return "\n".join(
-        f"| {SUIT_SYMBOL[suit]} {_SUIT_NAME[suit]} | {card_label(jack)} |"
+        f"| {SUIT_SYMBOL[suit]} {_(_SUIT_NAME[suit])} | {card_label(jack)} |"
         for suit, jack in bowers()
     )
 
 
-def _marker_bowers_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_bowers_inline(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     return " · ".join(f"{SUIT_SYMBOL[s]} {card_label(j)}" for s, j in bowers())
 
 
-_MARKERS: dict[str, Callable[[Ruleset, Mapping[str, Any], str | None], str]] = {
+_MARKERS: dict[str, Callable[[Ruleset, Mapping[str, Any], str | None, Translate], str]] = {
     "card_points": _marker_card_points,
     "card_points_inline": _marker_card_points_inline,
     "variants": _marker_variants,

@@ -63,3 +63,32 @@ def test_the_engine_raises_marked_templates() -> None:
     with pytest.raises(RuleError) as caught:
         rules.configure(players=[])
     assert caught.value.say({}, german) == "Eine Partie braucht Spieler"
+
+
+def test_rules_fall_back_to_english_without_a_translation(tmp_path, monkeypatch) -> None:
+    from games import rules
+
+    monkeypatch.setattr(rules, "RULES_DIR", tmp_path)
+    english = (rules.Path(rules.__file__).with_name("rules") / "dirt.md").read_text("utf-8")
+    (tmp_path / "dirt.md").write_text(english, encoding="utf-8")
+    rules.clear_cache()
+    try:
+        assert rules.rules_path("dirt", "de") == tmp_path / "dirt.md"
+        assert rules.rules_for("dirt", language="de").sections == rules.build_rules("dirt").sections
+        title = next(line for line in english.splitlines() if line.startswith("## "))
+        german = english.replace(title, "## Grundlagen {#" + title.split("{#")[1], 1)
+        (tmp_path / "dirt.de.md").write_text(german, encoding="utf-8")
+        rules.clear_cache()
+        assert rules.rules_for("dirt", language="de").sections[0].title == "Grundlagen"
+        assert rules.rules_for("dirt", language="es").sections[0].title != "Grundlagen"
+    finally:
+        rules.clear_cache()
+
+
+def test_generated_rules_text_is_translated() -> None:
+    from games import rules
+
+    words = {"| Card | Points | Note |": "| Karte | Punkte | Hinweis |"}
+    said = rules.card_points_table(get_ruleset("dirt"), None, lambda m: words.get(m, m))
+    assert said.startswith("| Karte | Punkte | Hinweis |")
+    assert rules.card_points_table(get_ruleset("dirt")).startswith("| Card | Points | Note |")
