@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 
 from games import RULESETS, rules
+from scorekeeper import engine_text
 
 MAX_HITS = 10
 #: A hit scoring under this share of the best one only shares a common word with the query.
@@ -83,24 +85,32 @@ MOST_TERM_WORDS = 4
 
 
 def _leads(section: rules.Section) -> dict[str, str]:
-    """Each paragraph's bold opening term, by paragraph id; "House reading:" is the mark
-    of a choice, not part of the term."""
+    """Each paragraph's bold opening term, by paragraph id; "House reading:" (or its
+    mark in another language) is the mark of a choice, not part of the term."""
     found: dict[str, str] = {}
     for anchor, lead in _LEAD_RE.findall(section.anchored_html):
         term = html.unescape(_TAG_RE.sub("", lead)).strip(" .:")
-        term = term.removeprefix("House reading:").strip(" .:")
+        for mark in rules.HOUSE_READING.values():
+            term = term.removeprefix(mark).strip(" .:")
         if term and len(term.split()) <= MOST_TERM_WORDS:
             found[anchor] = term
     return found
 
 
+def documents(language: str | None = None) -> tuple[dict[str, str], ...]:
+    """Every paragraph of the rules (in ``language``, by default the active one) as a
+    search document, with ``defines``: the term its bold opening says what it is (the
+    quick reference card only repeats the sections, and a table's header row only names
+    its columns, so they are left out)."""
+    return _documents(language or engine_text.language())
+
+
 @functools.cache
-def documents() -> tuple[dict[str, str], ...]:
-    """Every paragraph of the rules as a search document, with ``defines``: the term
-    its bold opening says what it is (the quick reference card only repeats the
-    sections, and a table's header row only names its columns, so they are left out)."""
+def _documents(language: str) -> tuple[dict[str, str], ...]:
     found: list[dict[str, str]] = []
-    for game in rules.all_rules():
+    with translation.override(language):
+        games = engine_text.all_rules()
+    for game in games:
         for section in game.contents:
             headers = _header_rows(section)
             leads = _leads(section)
@@ -122,14 +132,18 @@ def documents() -> tuple[dict[str, str], ...]:
     return tuple(found)
 
 
-@functools.cache
-def version() -> str:
-    """Changes whenever the documents do."""
-    return hashlib.sha256(json.dumps(documents()).encode()).hexdigest()[:16]
+def version(language: str | None = None) -> str:
+    """Changes whenever the documents (of ``language``, by default the active one) do."""
+    return _version(language or engine_text.language())
 
 
 @functools.cache
-def _index() -> sqlite3.Connection:
+def _version(language: str) -> str:
+    return hashlib.sha256(json.dumps(_documents(language)).encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _index(language: str) -> sqlite3.Connection:
     # Only read once filled, so one connection serves every thread.
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.execute(
@@ -140,7 +154,7 @@ def _index() -> sqlite3.Connection:
     db.executemany(
         "INSERT INTO rules VALUES"
         " (:game_name, :title, :keywords, :defines, :text, :game, :section, :anchor)",
-        documents(),
+        _documents(language),
     )
     return db
 
@@ -163,7 +177,7 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
     terms += [NUMBERS[w] for w in terms if w in NUMBERS]
     if len(words) > 1:
         terms += {" ".join(words), " ".join(NUMBERS.get(w, w) for w in words)}
-    rows = _index().execute(
+    rows = _index(engine_text.language()).execute(
         "SELECT bm25(rules, 1, 3, 2, 1.5, 4), game, game_name, section, title, anchor,"
         " snippet(rules, 4, char(2), char(3), '…', 24) FROM rules"
         " WHERE rules MATCH ? AND ? IN ('', game) ORDER BY 1, rowid",
@@ -183,8 +197,10 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
 
 
 @functools.cache
-def _vocabulary() -> set[str]:
-    return {w for d in documents() for w in _words(f"{d['title']} {d['keywords']} {d['text']}")}
+def _vocabulary(language: str) -> set[str]:
+    return {
+        w for d in _documents(language) for w in _words(f"{d['title']} {d['keywords']} {d['text']}")
+    }
 
 
 def suggest(q: str, ruleset: str | None = None) -> list[Suggestion]:
@@ -193,7 +209,8 @@ def suggest(q: str, ruleset: str | None = None) -> list[Suggestion]:
     found = []
     words = _words(q)
     fixed = " ".join(
-        (difflib.get_close_matches(w, _vocabulary(), 1, 0.75) or [w])[0] for w in words
+        (difflib.get_close_matches(w, _vocabulary(engine_text.language()), 1, 0.75) or [w])[0]
+        for w in words
     )
     if fixed != " ".join(words) and search(fixed, ruleset):
         found.append(Suggestion(fixed, ruleset, "spelling"))
@@ -208,7 +225,7 @@ def index_json() -> dict[str, Any]:
     pages = {slug: page_url(slug) for slug in RULESETS}
     return {
         "version": version(),
-        "games": {slug: rules.rules_for(slug).name for slug in RULESETS},
+        "games": {slug: engine_text.rules_for(slug).name for slug in RULESETS},
         "stopwords": sorted(STOPWORDS),
         "numbers": NUMBERS,
         "documents": [{**d, "url": f"{pages[d['game']]}#{d['anchor']}"} for d in documents()],

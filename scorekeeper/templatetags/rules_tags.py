@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from games import RULESETS, GameState, rules, rules_hints
+from scorekeeper import engine_text
 
 register = template.Library()
 
@@ -49,7 +50,7 @@ def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[s
     return {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,
-        "name": f"{rules.rules_for(ruleset).name} rules",
+        "name": f"{engine_text.rules_for(ruleset).name} rules",
         "page_url": reverse("rules_detail", args=[ruleset]),
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }

@@ -33,6 +33,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import etag, require_GET
 
 from games import RULESETS, rules
+from scorekeeper import engine_text
 from scorekeeper import rules_index as searching
 
 #: The score sheet's scripts: ES modules, and the modules they import, which no tag of
@@ -82,14 +83,14 @@ SHELL_STATIC = (
 def _game(slug: str) -> rules.Rules:
     if slug not in RULESETS:
         raise Http404(f"No game '{slug}'.")
-    return rules.rules_for(slug)
+    return engine_text.rules_for(slug)
 
 
 def _games() -> list[dict[str, Any]]:
     return [
         {
             "slug": r.slug,
-            "name": rules.rules_for(r.slug).name,
+            "name": engine_text.rules_for(r.slug).name,
             "meta": r.metadata(),
             "url": reverse("rules_detail", args=[r.slug]),
         }
@@ -136,7 +137,7 @@ def rules_search(request: HttpRequest) -> HttpResponse:
     context = {
         "q": q,
         "ruleset": ruleset,
-        "ruleset_name": rules.rules_for(ruleset).name if ruleset else "",
+        "ruleset_name": engine_text.rules_for(ruleset).name if ruleset else "",
         "panel": form.cleaned_data.get("panel", False),
         "hits": hits,
         "suggestions": searching.suggest(q, ruleset) if q and not hits else [],
