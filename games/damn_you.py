@@ -247,7 +247,11 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
                 0
                 if raw_passes is None
                 else as_count(
-                    raw_passes, "results", "the passes", maximum=MAX_PASSES, player=player
+                    raw_passes,
+                    "results",
+                    gettext_noop("the passes"),
+                    maximum=MAX_PASSES,
+                    player=player,
                 )
             )
         except RuleError as error:
@@ -280,7 +284,11 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
     """A player's cards left: 0 for the player who went out, else 1 up to the cards
     dealt to them."""
     if player == winner:
-        left = 0 if raw is None else as_count(raw, "results", "the cards left", player=player)
+        left = (
+            0
+            if raw is None
+            else as_count(raw, "results", gettext_noop("the cards left"), player=player)
+        )
         if left != 0:
             raise RuleError(
                 mention(player) + f" went out, so has 0 cards left (got {left})", "results", player
@@ -290,7 +298,7 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
         return 0  # maybe the player who went out: said once, as "say who went out"
     if raw is None:
         raise RuleError(mention(player) + ": give the cards left in hand", "results", player)
-    left = as_count(raw, "results", "the cards left", player=player)
+    left = as_count(raw, "results", gettext_noop("the cards left"), player=player)
     if left == 0:
         whom = " (" + mention(winner) + ")" if winner is not None else ""
         raise RuleError(

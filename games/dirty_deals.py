@@ -38,6 +38,7 @@ from games.base import (
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.problems import Problems
 from games.table_sim import Skill, expand, pick_winner
@@ -214,7 +215,10 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
         if surplus is not None and raw_count is not None:
             try:
                 said = as_count(
-                    raw_count, "surplus_count", "the number of surplus cards", player=winner
+                    raw_count,
+                    "surplus_count",
+                    gettext_noop("the number of surplus cards"),
+                    player=winner,
                 )
                 if said != count:
                     raise RuleError(
@@ -244,7 +248,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                 else as_count(
                     raw_count,
                     "surplus_count",
-                    "the number of surplus cards",
+                    gettext_noop("the number of surplus cards"),
                     maximum=MAX_SURPLUS,
                     player=winner,
                 )

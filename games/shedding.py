@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from games.base import CardError, GameConfig, RuleError, as_count, as_player_id, whole_number
 from games.cards import check_copies
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.problems import Problems
 
 C = TypeVar("C")
@@ -218,7 +219,7 @@ def _read_result(
         points[player] = as_count(
             entry["points"],
             "results",
-            "the points",
+            gettext_noop("the points"),
             maximum=MAX_HAND_POINTS,
             player=player,
         )

@@ -23,6 +23,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from games import RULESETS, GameState, rules, rules_hints
 from scorekeeper import engine_text
@@ -43,14 +44,14 @@ def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[s
         return {
             "dialog_id": f"rules-dialog-{ruleset}",
             "label": label,
-            "name": f"{rules_of.game_title(game.options)} rules",
+            "name": gettext("%(game)s rules") % {"game": rules_of.game_title(game.options)},
             "page_url": reverse("game_rules", args=[game.pk]),
             "panel_url": reverse("game_rules_panel", args=[game.pk]),
         }
     return {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,
-        "name": f"{engine_text.rules_for(ruleset).name} rules",
+        "name": gettext("%(game)s rules") % {"game": engine_text.rules_for(ruleset).name},
         "page_url": reverse("rules_detail", args=[ruleset]),
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }
