@@ -39,8 +39,7 @@ import nh3
 
 from games.base import Ruleset
 from games.errors import Translate
-from games.i18n import gettext_noop as N_
-from games.i18n import identity
+from games.i18n import gettext_noop, identity
 from games.registry import RULESETS, get_ruleset
 
 RULES_DIR = Path(__file__).with_name("rules")
@@ -298,9 +297,9 @@ def card_points_table(
     """The engine's card-points table as Markdown (said with ``_``)."""
     rows = _card_points_rows(ruleset, options or {})
     if not rows:
-        return _(N_("*This game scores no cards.*"))
+        return _(gettext_noop("*This game scores no cards.*"))
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    lines = [_(N_("| Card | Points | Note |")), "|---|---|---|"]
+    lines = [_(gettext_noop("| Card | Points | Note |")), "|---|---|---|"]
     lines += [
         f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(_say(_, note))} |"
         for r in rows
@@ -326,12 +325,12 @@ def _marker_card_points_inline(
 def _marker_variants(
     ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
 ) -> str:
-    lines = [_(N_("| Variant | Hands | Details |")), "|---|---|---|"]
+    lines = [_(gettext_noop("| Variant | Hands | Details |")), "|---|---|---|"]
     for v in ruleset.variants:
         name = _say(_, v.name)
         if v.slug == ruleset.default_variant:
-            name = _(N_("%(variant)s (default)")) % {"variant": name}
-        hands = _(N_("open")) if v.hands is None else str(v.hands)
+            name = _(gettext_noop("%(variant)s (default)")) % {"variant": name}
+        hands = _(gettext_noop("open")) if v.hands is None else str(v.hands)
         lines.append(f"| {_cell(name)} | {hands} | {_cell(_say(_, v.description))} |")
     return "\n".join(lines)
 
@@ -350,10 +349,10 @@ def _marker_variants_inline(
 
 def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
     if option.get("kind") == "text":
-        said = _(N_("your own words, up to %(count)s characters"))
+        said = _(gettext_noop("your own words, up to %(count)s characters"))
         return said % {"count": f"{option['max_length']:,}"}
     if "min" in option:
-        said = _(N_("any whole number %(min)s–%(max)s"))
+        said = _(gettext_noop("any whole number %(min)s–%(max)s"))
         return said % {"min": option["min"], "max": option["max"]}
     choices = list(option["choices"])
     if (
@@ -370,11 +369,13 @@ def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
     (a table is too wide for a phone), said with ``_``."""
     options = ruleset.metadata()["options"]
     if not options:
-        return _(N_("*This game has no house-rule options.*"))
-    lines = [_(N_("Options you can set when creating a game:")), ""]
+        return _(gettext_noop("*This game has no house-rule options.*"))
+    lines = [_(gettext_noop("Options you can set when creating a game:")), ""]
     for name, option in options.items():
         default = option["default"]
-        shown = _(N_("set by the number of players")) if default is None else f"**{default}**"
+        shown = (
+            _(gettext_noop("set by the number of players")) if default is None else f"**{default}**"
+        )
         params = {
             "label": _say(_, option["label"]),
             "name": name,
@@ -384,13 +385,19 @@ def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
         }
         if option.get("kind") == "text":
             if option.get("required"):
-                line = _(N_("- **%(label)s** (`%(name)s`): required; %(choices)s. %(help)s"))
+                line = _(
+                    gettext_noop("- **%(label)s** (`%(name)s`): required; %(choices)s. %(help)s")
+                )
             else:
-                line = _(N_("- **%(label)s** (`%(name)s`): optional; %(choices)s. %(help)s"))
+                line = _(
+                    gettext_noop("- **%(label)s** (`%(name)s`): optional; %(choices)s. %(help)s")
+                )
             lines.append(line % params)
             continue
         line = _(
-            N_("- **%(label)s** (`%(name)s`): default %(default)s; choices %(choices)s. %(help)s")
+            gettext_noop(
+                "- **%(label)s** (`%(name)s`): default %(default)s; choices %(choices)s. %(help)s"
+            )
         )
         lines.append(line % params)
     return "\n".join(lines)
@@ -418,16 +425,17 @@ def _marker_deal_sizes(
     from games.base import GameConfig
     from games.damn_you import deal_sizes
 
-    lines = [_(N_("| Players | Cards dealt | Short hands |")), "|---|---|---|"]
+    lines = [_(gettext_noop("| Players | Cards dealt | Short hands |")), "|---|---|---|"]
     for n in range(ruleset.min_players, ruleset.max_players + 1):
         players = tuple(range(1, n + 1))
         sizes = deal_sizes(GameConfig(ruleset.slug, players, None, {}), players[0])
         counts = Counter(sizes.values())
         big, small = max(counts), min(counts)
         if big == small:
-            lines.append(f"| {n} | {big} | {_(N_('none'))} |")
+            none = _(gettext_noop("none"))
+            lines.append(f"| {n} | {big} | {none} |")
         else:
-            dealt = _(N_("%(many)s get %(big)s, %(few)s get %(small)s")) % {
+            dealt = _(gettext_noop("%(many)s get %(big)s, %(few)s get %(small)s")) % {
                 "many": counts[big],
                 "big": big,
                 "few": counts[small],
@@ -438,7 +446,12 @@ def _marker_deal_sizes(
 
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_NAME = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+_SUIT_NAME = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
 
 
 def card_label(code: str) -> str:
