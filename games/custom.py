@@ -36,6 +36,7 @@ from games.base import (
     whole_number,
 )
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.naming import player_name
 
 #: The most (and, negated, the least) points one player may score in a hand.
@@ -59,46 +60,56 @@ class Custom(Ruleset):
     options = (
         Option(
             "name",
-            "Game",
+            gettext_noop("Game"),
             None,
             (),
-            "What the table calls the game (a league ranks each game apart).",
+            gettext_noop("What the table calls the game (a league ranks each game apart)."),
             max_length=NAME_LENGTH,
             required=True,
         ),
-        Option("winner", "Who wins", "high", ("high", "low"), "The highest or the lowest total."),
+        Option(
+            "winner",
+            gettext_noop("Who wins"),
+            "high",
+            ("high", "low"),
+            gettext_noop("The highest or the lowest total."),
+        ),
         Option(
             "end",
-            "The game ends",
+            gettext_noop("The game ends"),
             "target",
             ENDS,
-            "target: after the hand in which a total reaches the target; rounds: after that "
-            "many hands; open: when the table closes it.",
+            gettext_noop(
+                "target: after the hand in which a total reaches the target; rounds: after that "
+                "many hands; open: when the table closes it."
+            ),
         ),
         Option(
             "target",
-            "Target",
+            gettext_noop("Target"),
             100,
             (50, 100, 150, 200, 250, 300, 500, 1000),
-            "With the target end: the total that ends the game.",
+            gettext_noop("With the target end: the total that ends the game."),
             minimum=1,
             maximum=10_000_000,
         ),
         Option(
             "rounds",
-            "Rounds",
+            gettext_noop("Rounds"),
             5,
             (3, 5, 7, 10, 13),
-            "With the rounds end: how many hands the game has.",
+            gettext_noop("With the rounds end: how many hands the game has."),
             minimum=1,
             maximum=1000,
         ),
         Option(
             "notes",
-            "Your rules",
+            gettext_noop("Your rules"),
             "",
             (),
-            "Optional: the table's own rules (Markdown), shown as the game's rules page.",
+            gettext_noop(
+                "Optional: the table's own rules (Markdown), shown as the game's rules page."
+            ),
             max_length=NOTES_LENGTH,
             multiline=True,
         ),

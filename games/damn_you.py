@@ -340,29 +340,33 @@ class DamnYou(Ruleset):
     options = (
         Option(
             "starting_chips",
-            "Starting chips",
+            gettext_noop("Starting chips"),
             20,
             (10, 15, 20, 25, 30, 40, 50, 100),
-            "Chips each player starts with (any number from 1 to 1000).",
+            gettext_noop("Chips each player starts with (any number from 1 to 1000)."),
             minimum=1,
             maximum=1000,
         ),
         Option(
             "game_length",
-            "Game length",
+            gettext_noop("Game length"),
             ONE_DEAL_EACH,
             GAME_LENGTHS,
-            "How long the game lasts: one deal by each player, as the original usually "
-            "plays; the deal round the table as many times as Rounds says; or play on "
-            "until one player holds all the chips.",
+            gettext_noop(
+                "How long the game lasts: one deal by each player, as the original usually "
+                "plays; the deal round the table as many times as Rounds says; or play on "
+                "until one player holds all the chips."
+            ),
         ),
         Option(
             "rounds",
-            "Rounds",
+            gettext_noop("Rounds"),
             2,
             (1, 2, 3, 4, 5),
-            "With a number of rounds as the game length: how many times each player "
-            "deals (any number from 1 to 20). Ignored with the other game lengths.",
+            gettext_noop(
+                "With a number of rounds as the game length: how many times each player "
+                "deals (any number from 1 to 20). Ignored with the other game lengths."
+            ),
             minimum=1,
             maximum=20,
         ),

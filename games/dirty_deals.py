@@ -344,10 +344,10 @@ class DirtyDeals(Ruleset):
     options = (
         Option(
             "negotiation_minutes",
-            "Negotiation time (minutes)",
+            gettext_noop("Negotiation time (minutes)"),
             3,
             (1, 2, 3, 4, 5, 10),
-            "How long the sheet's negotiation timer runs (any number from 1 to 30).",
+            gettext_noop("How long the sheet's negotiation timer runs (any number from 1 to 30)."),
             minimum=1,
             maximum=30,
         ),
