@@ -58,7 +58,7 @@ class Ruleset(ABC):
     #: "low" when the lowest score wins, "high" when the highest does.
     wins_with: ClassVar[str] = "high"
     #: What ``score`` in the standings counts, in a few words ("points", "hand wins", "chips").
-    score_label: ClassVar[str] = "points"
+    score_label: ClassVar[str] = _("points")
     #: Whether a final ranking shows each player's score (False when the standings'
     #: score is not what ranks them, e.g. an unfinished rubber's points).
     ranking_shows_score: ClassVar[bool] = True

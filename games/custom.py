@@ -49,7 +49,7 @@ ENDS = ("target", "rounds", "open")
 class Custom(Ruleset):
     slug = "custom"
     name = "Any other game"
-    short_description = (
+    short_description = gettext_noop(
         "Hearts, Rummy, Yahtzee or your family's own: name the game, and the sheet adds "
         "up every hand's points, highest or lowest wins, to a target, a number of rounds "
         "or until you close it."
@@ -114,7 +114,7 @@ class Custom(Ruleset):
             multiline=True,
         ),
     )
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A hand of most card games scores less; three times the table's usual also asks.
     plausible_ceiling = 1000
     demo_weight = 5

@@ -331,7 +331,7 @@ class _HandFold:
 class DamnYou(Ruleset):
     slug = "damn-you"
     name = "D$%n You!"
-    short_description = (
+    short_description = gettext_noop(
         "Fan Tan for chips: build the suits out from the sevens, pay a chip whenever you "
         "cannot play, and go out first to take the pot. Most chips wins."
     )
@@ -372,7 +372,7 @@ class DamnYou(Ruleset):
         ),
     )
     wins_with = "high"
-    score_label = "chips"
+    score_label = gettext_noop("chips")
     #: The holder of the seven of diamonds lays it first.
     table_kit = TableKit(lead_card="7♦", lead_does="lay it in the centre and play first")
     #: A player passes once a turn, and a hand rarely lasts 30 of their turns.

@@ -133,7 +133,7 @@ def _reader(dirt_rank: str, ten_points: int) -> Callable[[str], tuple[FrenchCard
 class Dirt(Ruleset):
     slug = "dirt"
     name = "Dirt on Your Neighbor"
-    short_description = (
+    short_description = gettext_noop(
         "Shedding game with a changing dirt rank each hand; cards left in hand score "
         "against you and the lowest total wins. Played solo or as Partner Dirt."
     )
@@ -197,7 +197,7 @@ class Dirt(Ruleset):
     )
     supports_teams = True
     wins_with = "low"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A joker makes the next player draw five, a dirt card as many as its rank, an ace
     #: switches the direction; play begins on the dealer's left, and a first card
     #: turned up acts as if the dealer played it.

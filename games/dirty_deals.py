@@ -324,7 +324,7 @@ def _about_surplus(found: Problems) -> bool:
 class DirtyDeals(Ruleset):
     slug = "dirty-deals"
     name = "Dirty Deals"
-    short_description = (
+    short_description = gettext_noop(
         "Four players, 24 cards and a lot of negotiating: collect all six cards of a "
         "suit with as little surplus as you can. Rubbers to 9 points, first to two "
         "rubbers wins the match."
@@ -332,7 +332,7 @@ class DirtyDeals(Ruleset):
     min_players = 4
     max_players = 4
     wins_with = "high"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: The standings' score is the unfinished rubber's points; the ranking is by rubbers.
     ranking_shows_score = False
     #: The negotiations' timer, and the holder of the nine of clubs leads to the first

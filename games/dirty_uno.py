@@ -91,7 +91,7 @@ _ALL_CARDS = expand(uno_deck())
 class DirtyUno(Ruleset):
     slug = "dirty-uno"
     name = "Dirty UNO"
-    short_description = (
+    short_description = gettext_noop(
         "UNO where zeros pass every hand on, sevens trade hands and matching the card "
         "just played punishes its player. First past 500 ends the game; exactly 500 "
         "drops you back to 0."
@@ -126,7 +126,7 @@ class DirtyUno(Ruleset):
     )
     # The default (standard) scoring; penalty scoring is won low: see wins_with_for.
     wins_with = "high"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A Reverse reverses, a 0 passes hands "in the current direction".
     table_kit = TableKit(
         reverses="a Reverse",

@@ -62,7 +62,7 @@ def red_aces_active(cards_left_over: int) -> bool:
 class ScrewYourNeighbour(Ruleset):
     slug = "screw-your-neighbour"
     name = "Screw Your Neighbour"
-    short_description = (
+    short_description = gettext_noop(
         "Crazy Eights gone wild: hands get switched, passed and stolen on the way to "
         "shedding your last card. The sheet counts hand wins; first to the target wins."
     )
@@ -117,7 +117,7 @@ class ScrewYourNeighbour(Ruleset):
         ),
     )
     wins_with = "high"
-    score_label = "hand wins"
+    score_label = gettext_noop("hand wins")
     #: Jacks reverse; black aces pass hands "in the direction of play".
     table_kit = TableKit(
         reverses="a jack",

@@ -86,7 +86,7 @@ def option_words(message: str, rules: Ruleset) -> str:
     for option in rules.options:
         for name in (option.name, option.name.capitalize()):
             if message.startswith(f"{name}:"):
-                return f"{option.label}:{message[len(name) + 1 :]}"
+                return f"{gettext(option.label)}:{message[len(name) + 1 :]}"
     return message
 
 
