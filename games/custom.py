@@ -35,7 +35,7 @@ from games.base import (
     top_ranked,
     whole_number,
 )
-from games.errors import mention
+from games.errors import Words, mention
 from games.i18n import gettext_noop
 from games.naming import player_name
 
@@ -153,39 +153,63 @@ class Custom(Ruleset):
     def parse_hand(self, config: GameConfig, raw: object) -> dict[int, int]:
         """Every player's points of a reported hand ``{"scores": [{"player", "points"}]}``."""
         if not isinstance(raw, Mapping):
-            raise RuleError("a hand must be an object with 'scores'")
+            raise RuleError(gettext_noop("a hand must be an object with 'scores'"))
         scores = raw.get("scores")
         if not isinstance(scores, list):
-            raise RuleError("give every player's points as a list", "scores")
+            raise RuleError(gettext_noop("give every player's points as a list"), "scores")
         points: dict[int, int] = {}
         for row in scores:
             if not isinstance(row, Mapping):
-                raise RuleError("each score must be an object with 'player' and 'points'", "scores")
+                raise RuleError(
+                    gettext_noop("each score must be an object with 'player' and 'points'"),
+                    "scores",
+                )
             player = whole_number(row.get("player"))
             if player is None or player not in config.players:
-                said = "a score's player" if player is None else mention(player)
-                raise RuleError(said + " is not in this game", "scores")
+                if player is None:
+                    raise RuleError(gettext_noop("a score's player is not in this game"), "scores")
+                raise RuleError(
+                    Words.of(
+                        gettext_noop("%(player)s is not in this game"), player=mention(player)
+                    ),
+                    "scores",
+                )
             if player in points:
-                raise RuleError(mention(player) + " is listed twice", "scores", player)
+                raise RuleError(
+                    Words.of(gettext_noop("%(player)s is listed twice"), player=mention(player)),
+                    "scores",
+                    player,
+                )
             value = row.get("points")
             number = whole_number(value) if not isinstance(value, float) else None
             if value is None or value == "" or number is None:
                 raise RuleError(
-                    mention(player) + f": points must be a whole number (got {value!r})",
+                    Words.of(
+                        gettext_noop("%(player)s: points must be a whole number (got %(typed)s)"),
+                        player=mention(player),
+                        typed=repr(value),
+                    ),
                     "scores",
                     player,
                 )
             if not -MAX_POINTS <= number <= MAX_POINTS:
                 raise RuleError(
-                    mention(player) + f": points must be between −{MAX_POINTS:,} and "
-                    f"{MAX_POINTS:,}",
+                    Words.of(
+                        gettext_noop("%(player)s: points must be between −%(most)s and %(most)s"),
+                        player=mention(player),
+                        most=f"{MAX_POINTS:,}",
+                    ),
                     "scores",
                     player,
                 )
             points[player] = number
         missing = [p for p in config.players if p not in points]
         if missing:
-            raise RuleError(mention(missing[0]) + " has no points", "scores", missing[0])
+            raise RuleError(
+                Words.of(gettext_noop("%(player)s has no points"), player=mention(missing[0])),
+                "scores",
+                missing[0],
+            )
         return points
 
     def reported_amounts(
@@ -205,11 +229,18 @@ class Custom(Ruleset):
     def check_length(self, config: GameConfig, hands: int) -> None:
         total = self.hands_total(config)
         if total is not None and hands > total:
-            raise RuleError(f"the game is over: it has {total} hands")
+            raise RuleError(
+                Words.of(gettext_noop("the game is over: it has %(count)s hands"), count=total)
+            )
 
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["over"]:
-            raise RuleError(f"the game is over: a total reached the target in hand {number - 1}")
+            raise RuleError(
+                Words.of(
+                    gettext_noop("the game is over: a total reached the target in hand %(number)s"),
+                    number=number - 1,
+                )
+            )
 
     def fold(
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
