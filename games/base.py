@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from games.config import GameConfig, Option, Variant
-from games.errors import JSON, CardError, Problem, RuleError, mention
+from games.errors import JSON, CardError, Problem, RuleError, Words, mention
+from games.i18n import gettext_noop as _
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
 from games.kit import TableKit
 from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
@@ -57,7 +58,7 @@ class Ruleset(ABC):
     #: "low" when the lowest score wins, "high" when the highest does.
     wins_with: ClassVar[str] = "high"
     #: What ``score`` in the standings counts, in a few words ("points", "hand wins", "chips").
-    score_label: ClassVar[str] = "points"
+    score_label: ClassVar[str] = _("points")
     #: Whether a final ranking shows each player's score (False when the standings'
     #: score is not what ranks them, e.g. an unfinished rubber's points).
     ranking_shows_score: ClassVar[bool] = True
@@ -69,7 +70,7 @@ class Ruleset(ABC):
     #: confirm an amount (:mod:`games.plausible`).
     plausible_ceiling: ClassVar[int | None] = None
     #: What :meth:`reported_amounts` counts, in a word ("points", "passes").
-    plausible_unit: ClassVar[str] = "points"
+    plausible_unit: ClassVar[str] = _("points")
     #: How often the demo league (``manage.py seed_demo``) picks this game, as a weight
     #: among the games, and how many hands it has played of this game tonight (0: no
     #: game of it is in progress).
@@ -105,14 +106,22 @@ class Ruleset(ABC):
     def variant(self, slug: str | None) -> Variant | None:
         if not self.variants:
             if slug not in (None, ""):
-                raise RuleError(f"{self.name} has no variants", "variant")
+                raise RuleError(Words.of(_("%(game)s has no variants"), game=self.name), "variant")
             return None
         slug = slug or self.default_variant
         for variant in self.variants:
             if variant.slug == slug:
                 return variant
         allowed = ", ".join(v.slug for v in self.variants)
-        raise RuleError(f"'{slug}' is not a variant of {self.name} (choose {allowed})", "variant")
+        raise RuleError(
+            Words.of(
+                _("'%(variant)s' is not a variant of %(game)s (choose %(allowed)s)"),
+                variant=slug,
+                game=self.name,
+                allowed=allowed,
+            ),
+            "variant",
+        )
 
     def wins_with_for(self, options: Mapping[str, JSON] | None = None) -> str:
         """Whether the lowest ("low") or highest ("high") score wins with these options."""
@@ -196,44 +205,68 @@ class Ruleset(ABC):
         """Check a new game's set-up and fill in defaults; :class:`RuleError` if it is off."""
         seats = tuple(players)
         if not seats:
-            raise RuleError("a game needs players", "players")
+            raise RuleError(_("a game needs players"), "players")
         for p in seats:
             if isinstance(p, bool) or not isinstance(p, int):
-                raise RuleError(f"{p!r} is not a player id", "players")
+                raise RuleError(
+                    Words.of(_("%(typed)s is not a player id"), typed=repr(p)), "players"
+                )
         if len(set(seats)) != len(seats):
             twice = next(p for p in seats if seats.count(p) > 1)
-            raise RuleError(mention(twice) + " is seated twice", "players")
+            raise RuleError(
+                Words.of(_("%(player)s is seated twice"), player=mention(twice)), "players"
+            )
         n = len(seats)
         if not self.min_players <= n <= self.max_players:
-            span = (
-                f"exactly {self.min_players}"
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
-            raise RuleError(f"{self.name} is for {span} players, not {n}", "players")
+            if self.min_players == self.max_players:
+                said = Words.of(
+                    _("%(game)s is for exactly %(count)s players, not %(n)s"),
+                    game=self.name,
+                    count=self.min_players,
+                    n=n,
+                )
+            else:
+                said = Words.of(
+                    _("%(game)s is for %(min)s to %(max)s players, not %(n)s"),
+                    game=self.name,
+                    min=self.min_players,
+                    max=self.max_players,
+                    n=n,
+                )
+            raise RuleError(said, "players")
         chosen = self.variant(variant)
         effective = self.default_options(n)
         if options is not None:
             if not isinstance(options, Mapping):
-                raise RuleError("options must be an object of name: value", "options")
+                raise RuleError(_("options must be an object of name: value"), "options")
             known = {o.name: o for o in self.options}
             for name, value in options.items():
                 if name not in known:
                     allowed = ", ".join(known) or "none"
                     raise RuleError(
-                        f"'{name}' is not an option of {self.name} (options: {allowed})",
+                        Words.of(
+                            _("'%(option)s' is not an option of %(game)s (options: %(allowed)s)"),
+                            option=name,
+                            game=self.name,
+                            allowed=allowed,
+                        ),
                         "options",
                     )
                 effective[name] = known[name].clean(value)
         for option in self.options:
             if option.required and effective.get(option.name) in (None, ""):
-                raise RuleError(f"{option.name}: is required", "options")
+                raise RuleError(
+                    Words.of(_("%(option)s: is required"), option=option.name), "options"
+                )
         config_teams = self._check_teams(seats, teams)
         if first_dealer is not None and (
             isinstance(first_dealer, bool) or first_dealer not in seats
         ):
             raise RuleError(
-                f"first dealer {first_dealer!r} is not seated in this game", "first_dealer"
+                Words.of(
+                    _("first dealer %(typed)s is not seated in this game"), typed=repr(first_dealer)
+                ),
+                "first_dealer",
             )
         config = GameConfig(
             ruleset=self.slug,
@@ -252,30 +285,37 @@ class Ruleset(ABC):
         if teams is None:
             return None
         if isinstance(teams, str | bytes) or not isinstance(teams, Sequence):
-            raise RuleError("teams must be a list of lists of player ids", "teams")
+            raise RuleError(_("teams must be a list of lists of player ids"), "teams")
         if len(teams) == 0:
             return None
         if not self.supports_teams:
-            raise RuleError(f"{self.name} is not played in teams", "teams")
+            raise RuleError(Words.of(_("%(game)s is not played in teams"), game=self.name), "teams")
         if isinstance(teams, str) or not all(
             isinstance(t, Sequence) and not isinstance(t, str) for t in teams
         ):
-            raise RuleError("teams must be a list of lists of player ids", "teams")
+            raise RuleError(_("teams must be a list of lists of player ids"), "teams")
         result = tuple(tuple(t) for t in teams)
         members = [p for t in result for p in t]
         for p in members:
             if p not in seats:
-                raise RuleError(mention(p) + " is in a team but not seated", "teams")
+                raise RuleError(
+                    Words.of(_("%(player)s is in a team but not seated"), player=mention(p)),
+                    "teams",
+                )
         if len(set(members)) != len(members):
             twice = next(p for p in members if members.count(p) > 1)
-            raise RuleError(mention(twice) + " is in two teams", "teams")
+            raise RuleError(
+                Words.of(_("%(player)s is in two teams"), player=mention(twice)), "teams"
+            )
         missing = [p for p in seats if p not in members]
         if missing:
-            raise RuleError(mention(missing[0]) + " is in no team", "teams")
+            raise RuleError(
+                Words.of(_("%(player)s is in no team"), player=mention(missing[0])), "teams"
+            )
         if len(result) < 2:
-            raise RuleError("partner play needs at least two teams", "teams")
+            raise RuleError(_("partner play needs at least two teams"), "teams")
         if len({len(t) for t in result}) != 1:
-            raise RuleError("teams must all be the same size", "teams")
+            raise RuleError(_("teams must all be the same size"), "teams")
         return result
 
     def check_config(self, config: GameConfig) -> None:  # noqa: B027 (optional hook)
@@ -321,7 +361,7 @@ class Ruleset(ABC):
             outcomes.append(outcome)
             carry = outcome.carry
         if closed and not outcomes:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+            raise RuleError(_("a game with no hands cannot be ended; delete it instead"), "closed")
         return self.finish(config, carry, tuple(outcomes), closed=closed)
 
     def resume(
@@ -333,7 +373,7 @@ class Ruleset(ABC):
         outcomes = tuple(hands)
         carry = outcomes[-1].carry if outcomes else self.start(config)
         if closed and not outcomes:
-            raise RuleError("a game with no hands cannot be ended; delete it instead", "closed")
+            raise RuleError(_("a game with no hands cannot be ended; delete it instead"), "closed")
         return self.finish(config, carry, outcomes, closed=closed)
 
     # -- the fold, one hand at a time (what a game's module implements) ---------------

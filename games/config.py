@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.errors import JSON, RuleError
+from games.errors import JSON, RuleError, Words
+from games.i18n import gettext_noop as _
 from games.inputs import whole_number
 
 
@@ -74,11 +75,13 @@ class Option:
         if self.minimum is not None:
             number = whole_number(value)
             if number is None:
-                raise RuleError(f"{self.name}: must be a whole number", "options")
+                raise self._refuse(_("%(option)s: must be a whole number"))
             assert self.maximum is not None
             if not self.minimum <= number <= self.maximum:
-                raise RuleError(
-                    f"{self.name}: must be between {self.minimum} and {self.maximum}", "options"
+                raise self._refuse(
+                    _("%(option)s: must be between %(min)s and %(max)s"),
+                    min=self.minimum,
+                    max=self.maximum,
                 )
             return number
         for choice in self.choices:
@@ -89,7 +92,15 @@ class Option:
             ):
                 return choice
         allowed = ", ".join(str(c) for c in self.choices)
-        raise RuleError(f"{self.name}: must be one of {allowed} (got {value!r})", "options")
+        raise self._refuse(
+            _("%(option)s: must be one of %(allowed)s (got %(typed)s)"),
+            allowed=allowed,
+            typed=repr(value),
+        )
+
+    def _refuse(self, template: str, **params: object) -> RuleError:
+        """A refusal of a value for this option, its name first (a marked template)."""
+        return RuleError(Words.of(template, option=self.name, **params), "options")
 
     def clean_text(self, value: object) -> str:
         """The table's words, stripped (line ends as "\\n"): text of at most
@@ -98,20 +109,21 @@ class Option:
         if value is None:
             value = ""
         if not isinstance(value, str):
-            raise RuleError(f"{self.name}: must be text", "options")
+            raise self._refuse(_("%(option)s: must be text"))
         text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
         if not self.multiline:
             text = " ".join(text.split())
         if any((ord(c) < 32 and c not in "\n\t") or ord(c) == 127 for c in text):
-            raise RuleError(f"{self.name}: must not hold control characters", "options")
+            raise self._refuse(_("%(option)s: must not hold control characters"))
         if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-            raise RuleError(f"{self.name}: must be text (a lone surrogate)", "options")
+            raise self._refuse(_("%(option)s: must be text (a lone surrogate)"))
         if self.required and not text:
-            raise RuleError(f"{self.name}: is required", "options")
+            raise self._refuse(_("%(option)s: is required"))
         if len(text) > self.max_length:
-            raise RuleError(
-                f"{self.name}: must be at most {self.max_length:,} characters (got {len(text):,})",
-                "options",
+            raise self._refuse(
+                _("%(option)s: must be at most %(most)s characters (got %(count)s)"),
+                most=f"{self.max_length:,}",
+                count=f"{len(text):,}",
             )
         return text
 

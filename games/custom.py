@@ -35,7 +35,8 @@ from games.base import (
     top_ranked,
     whole_number,
 )
-from games.errors import mention
+from games.errors import Words, mention
+from games.i18n import gettext_noop
 from games.naming import player_name
 
 #: The most (and, negated, the least) points one player may score in a hand.
@@ -48,7 +49,7 @@ ENDS = ("target", "rounds", "open")
 class Custom(Ruleset):
     slug = "custom"
     name = "Any other game"
-    short_description = (
+    short_description = gettext_noop(
         "Hearts, Rummy, Yahtzee or your family's own: name the game, and the sheet adds "
         "up every hand's points, highest or lowest wins, to a target, a number of rounds "
         "or until you close it."
@@ -59,51 +60,61 @@ class Custom(Ruleset):
     options = (
         Option(
             "name",
-            "Game",
+            gettext_noop("Game"),
             None,
             (),
-            "What the table calls the game (a league ranks each game apart).",
+            gettext_noop("What the table calls the game (a league ranks each game apart)."),
             max_length=NAME_LENGTH,
             required=True,
         ),
-        Option("winner", "Who wins", "high", ("high", "low"), "The highest or the lowest total."),
+        Option(
+            "winner",
+            gettext_noop("Who wins"),
+            "high",
+            ("high", "low"),
+            gettext_noop("The highest or the lowest total."),
+        ),
         Option(
             "end",
-            "The game ends",
+            gettext_noop("The game ends"),
             "target",
             ENDS,
-            "target: after the hand in which a total reaches the target; rounds: after that "
-            "many hands; open: when the table closes it.",
+            gettext_noop(
+                "target: after the hand in which a total reaches the target; rounds: after that "
+                "many hands; open: when the table closes it."
+            ),
         ),
         Option(
             "target",
-            "Target",
+            gettext_noop("Target"),
             100,
             (50, 100, 150, 200, 250, 300, 500, 1000),
-            "With the target end: the total that ends the game.",
+            gettext_noop("With the target end: the total that ends the game."),
             minimum=1,
             maximum=10_000_000,
         ),
         Option(
             "rounds",
-            "Rounds",
+            gettext_noop("Rounds"),
             5,
             (3, 5, 7, 10, 13),
-            "With the rounds end: how many hands the game has.",
+            gettext_noop("With the rounds end: how many hands the game has."),
             minimum=1,
             maximum=1000,
         ),
         Option(
             "notes",
-            "Your rules",
+            gettext_noop("Your rules"),
             "",
             (),
-            "Optional: the table's own rules (Markdown), shown as the game's rules page.",
+            gettext_noop(
+                "Optional: the table's own rules (Markdown), shown as the game's rules page."
+            ),
             max_length=NOTES_LENGTH,
             multiline=True,
         ),
     )
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A hand of most card games scores less; three times the table's usual also asks.
     plausible_ceiling = 1000
     demo_weight = 5
@@ -142,39 +153,63 @@ class Custom(Ruleset):
     def parse_hand(self, config: GameConfig, raw: object) -> dict[int, int]:
         """Every player's points of a reported hand ``{"scores": [{"player", "points"}]}``."""
         if not isinstance(raw, Mapping):
-            raise RuleError("a hand must be an object with 'scores'")
+            raise RuleError(gettext_noop("a hand must be an object with 'scores'"))
         scores = raw.get("scores")
         if not isinstance(scores, list):
-            raise RuleError("give every player's points as a list", "scores")
+            raise RuleError(gettext_noop("give every player's points as a list"), "scores")
         points: dict[int, int] = {}
         for row in scores:
             if not isinstance(row, Mapping):
-                raise RuleError("each score must be an object with 'player' and 'points'", "scores")
+                raise RuleError(
+                    gettext_noop("each score must be an object with 'player' and 'points'"),
+                    "scores",
+                )
             player = whole_number(row.get("player"))
             if player is None or player not in config.players:
-                said = "a score's player" if player is None else mention(player)
-                raise RuleError(said + " is not in this game", "scores")
+                if player is None:
+                    raise RuleError(gettext_noop("a score's player is not in this game"), "scores")
+                raise RuleError(
+                    Words.of(
+                        gettext_noop("%(player)s is not in this game"), player=mention(player)
+                    ),
+                    "scores",
+                )
             if player in points:
-                raise RuleError(mention(player) + " is listed twice", "scores", player)
+                raise RuleError(
+                    Words.of(gettext_noop("%(player)s is listed twice"), player=mention(player)),
+                    "scores",
+                    player,
+                )
             value = row.get("points")
             number = whole_number(value) if not isinstance(value, float) else None
             if value is None or value == "" or number is None:
                 raise RuleError(
-                    mention(player) + f": points must be a whole number (got {value!r})",
+                    Words.of(
+                        gettext_noop("%(player)s: points must be a whole number (got %(typed)s)"),
+                        player=mention(player),
+                        typed=repr(value),
+                    ),
                     "scores",
                     player,
                 )
             if not -MAX_POINTS <= number <= MAX_POINTS:
                 raise RuleError(
-                    mention(player) + f": points must be between −{MAX_POINTS:,} and "
-                    f"{MAX_POINTS:,}",
+                    Words.of(
+                        gettext_noop("%(player)s: points must be between −%(most)s and %(most)s"),
+                        player=mention(player),
+                        most=f"{MAX_POINTS:,}",
+                    ),
                     "scores",
                     player,
                 )
             points[player] = number
         missing = [p for p in config.players if p not in points]
         if missing:
-            raise RuleError(mention(missing[0]) + " has no points", "scores", missing[0])
+            raise RuleError(
+                Words.of(gettext_noop("%(player)s has no points"), player=mention(missing[0])),
+                "scores",
+                missing[0],
+            )
         return points
 
     def reported_amounts(
@@ -194,11 +229,18 @@ class Custom(Ruleset):
     def check_length(self, config: GameConfig, hands: int) -> None:
         total = self.hands_total(config)
         if total is not None and hands > total:
-            raise RuleError(f"the game is over: it has {total} hands")
+            raise RuleError(
+                Words.of(gettext_noop("the game is over: it has %(count)s hands"), count=total)
+            )
 
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["over"]:
-            raise RuleError(f"the game is over: a total reached the target in hand {number - 1}")
+            raise RuleError(
+                Words.of(
+                    gettext_noop("the game is over: a total reached the target in hand %(number)s"),
+                    number=number - 1,
+                )
+            )
 
     def fold(
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]

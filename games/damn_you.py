@@ -41,6 +41,7 @@ from games.base import (
     whole_number,
 )
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.naming import join_words, player_name
 from games.problems import Problems
@@ -246,7 +247,11 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
                 0
                 if raw_passes is None
                 else as_count(
-                    raw_passes, "results", "the passes", maximum=MAX_PASSES, player=player
+                    raw_passes,
+                    "results",
+                    gettext_noop("the passes"),
+                    maximum=MAX_PASSES,
+                    player=player,
                 )
             )
         except RuleError as error:
@@ -279,7 +284,11 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
     """A player's cards left: 0 for the player who went out, else 1 up to the cards
     dealt to them."""
     if player == winner:
-        left = 0 if raw is None else as_count(raw, "results", "the cards left", player=player)
+        left = (
+            0
+            if raw is None
+            else as_count(raw, "results", gettext_noop("the cards left"), player=player)
+        )
         if left != 0:
             raise RuleError(
                 mention(player) + f" went out, so has 0 cards left (got {left})", "results", player
@@ -289,7 +298,7 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
         return 0  # maybe the player who went out: said once, as "say who went out"
     if raw is None:
         raise RuleError(mention(player) + ": give the cards left in hand", "results", player)
-    left = as_count(raw, "results", "the cards left", player=player)
+    left = as_count(raw, "results", gettext_noop("the cards left"), player=player)
     if left == 0:
         whom = " (" + mention(winner) + ")" if winner is not None else ""
         raise RuleError(
@@ -322,7 +331,7 @@ class _HandFold:
 class DamnYou(Ruleset):
     slug = "damn-you"
     name = "D$%n You!"
-    short_description = (
+    short_description = gettext_noop(
         "Fan Tan for chips: build the suits out from the sevens, pay a chip whenever you "
         "cannot play, and go out first to take the pot. Most chips wins."
     )
@@ -331,40 +340,44 @@ class DamnYou(Ruleset):
     options = (
         Option(
             "starting_chips",
-            "Starting chips",
+            gettext_noop("Starting chips"),
             20,
             (10, 15, 20, 25, 30, 40, 50, 100),
-            "Chips each player starts with (any number from 1 to 1000).",
+            gettext_noop("Chips each player starts with (any number from 1 to 1000)."),
             minimum=1,
             maximum=1000,
         ),
         Option(
             "game_length",
-            "Game length",
+            gettext_noop("Game length"),
             ONE_DEAL_EACH,
             GAME_LENGTHS,
-            "How long the game lasts: one deal by each player, as the original usually "
-            "plays; the deal round the table as many times as Rounds says; or play on "
-            "until one player holds all the chips.",
+            gettext_noop(
+                "How long the game lasts: one deal by each player, as the original usually "
+                "plays; the deal round the table as many times as Rounds says; or play on "
+                "until one player holds all the chips."
+            ),
         ),
         Option(
             "rounds",
-            "Rounds",
+            gettext_noop("Rounds"),
             2,
             (1, 2, 3, 4, 5),
-            "With a number of rounds as the game length: how many times each player "
-            "deals (any number from 1 to 20). Ignored with the other game lengths.",
+            gettext_noop(
+                "With a number of rounds as the game length: how many times each player "
+                "deals (any number from 1 to 20). Ignored with the other game lengths."
+            ),
             minimum=1,
             maximum=20,
         ),
     )
     wins_with = "high"
-    score_label = "chips"
+    score_label = gettext_noop("chips")
     #: The holder of the seven of diamonds lays it first.
     table_kit = TableKit(lead_card="7♦", lead_does="lay it in the centre and play first")
     #: A player passes once a turn, and a hand rarely lasts 30 of their turns.
     plausible_ceiling = 30
-    plausible_unit = "passes"
+    plausible_unit = gettext_noop("passes")
     demo_weight = 20
     demo_tonight_hands = 2
 

@@ -24,6 +24,7 @@ from games.base import (
     top_ranked,
 )
 from games.cards import FrenchCard, french_deck, french_rank, parse_french
+from games.i18n import gettext_noop
 from games.kit import TableKit, TurnedUp
 from games.shedding import parse_left_in_hand, reported_left_in_hand
 from games.table_sim import Skill, expand, left_in_hand
@@ -132,7 +133,7 @@ def _reader(dirt_rank: str, ten_points: int) -> Callable[[str], tuple[FrenchCard
 class Dirt(Ruleset):
     slug = "dirt"
     name = "Dirt on Your Neighbor"
-    short_description = (
+    short_description = gettext_noop(
         "Shedding game with a changing dirt rank each hand; cards left in hand score "
         "against you and the lowest total wins. Played solo or as Partner Dirt."
     )
@@ -141,45 +142,62 @@ class Dirt(Ruleset):
     #: players as the most decks the option offers can deal seven cards each (61).
     max_players = (MOST_DECKS * CARDS_PER_DECK - TURNED_UP) // HAND_SIZE
     variants = (
-        Variant("full", "Full Dirt", 10, "Dirt ranks 6 5 4 3 2 3 4 5 6 7"),
-        Variant("three-quarter", "3/4 Dirt", 8, "Dirt ranks 6 4 2 3 4 5 6 7"),
-        Variant("baby", "Baby Dirt", 6, "Dirt ranks 6 4 2 3 5 7"),
-        Variant("tiny-baby-down", "Tiny Baby Dirt (down)", 3, "Dirt ranks 6 4 2"),
-        Variant("tiny-baby-up", "Tiny Baby Dirt (up)", 3, "Dirt ranks 3 5 7"),
+        Variant(
+            "full", gettext_noop("Full Dirt"), 10, gettext_noop("Dirt ranks 6 5 4 3 2 3 4 5 6 7")
+        ),
+        Variant(
+            "three-quarter", gettext_noop("3/4 Dirt"), 8, gettext_noop("Dirt ranks 6 4 2 3 4 5 6 7")
+        ),
+        Variant("baby", gettext_noop("Baby Dirt"), 6, gettext_noop("Dirt ranks 6 4 2 3 5 7")),
+        Variant(
+            "tiny-baby-down",
+            gettext_noop("Tiny Baby Dirt (down)"),
+            3,
+            gettext_noop("Dirt ranks 6 4 2"),
+        ),
+        Variant(
+            "tiny-baby-up", gettext_noop("Tiny Baby Dirt (up)"), 3, gettext_noop("Dirt ranks 3 5 7")
+        ),
     )
     default_variant = "baby"
     options = (
         Option(
             "ten_points",
-            "Points for a 10",
+            gettext_noop("Points for a 10"),
             1,
             (1, 10),
-            "The rules list 2–9 at face value and face cards at 1 point; by default a "
-            "10 counts as a face card (1 point). Choose 10 to score it at face value.",
+            gettext_noop(
+                "The rules list 2–9 at face value and face cards at 1 point; by default a "
+                "10 counts as a face card (1 point). Choose 10 to score it at face value."
+            ),
         ),
         Option(
             "decks",
-            "Decks shuffled together",
+            gettext_noop("Decks shuffled together"),
             None,
             tuple(range(1, MOST_DECKS + 1)),
-            "52-card decks with two jokers each. Default by players: 2 for 3 players, "
-            "3 for 4–6, 4 for 7 or more (more past 30 players: enough to deal seven "
-            "cards each). Entered cards are checked against them.",
+            gettext_noop(
+                "52-card decks with two jokers each. Default by players: 2 for 3 players, "
+                "3 for 4–6, 4 for 7 or more (more past 30 players: enough to deal seven "
+                "cards each). Entered cards are checked against them."
+            ),
         ),
         # A reading the original leaves open: it changes play, not the score sheet.
         Option(
             "stuck_draw",
-            "Nothing to lay",
+            gettext_noop("Nothing to lay"),
             "one",
             ("one", "until-playable"),
-            "The original does not say what a player with no card to lay does. one: "
-            "draw one card and lay it if it fits, else the turn passes; until-playable: "
-            "keep drawing until a card fits, then lay it.",
+            gettext_noop(
+                "The original does not say what a player with no card to lay does. one: "
+                "draw one card and lay it if it fits, else the turn passes; until-playable: "
+                "keep drawing until a card fits, then lay it."
+            ),
         ),
     )
     supports_teams = True
     wins_with = "low"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A joker makes the next player draw five, a dirt card as many as its rank, an ace
     #: switches the direction; play begins on the dealer's left, and a first card
     #: turned up acts as if the dealer played it.

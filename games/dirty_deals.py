@@ -38,6 +38,7 @@ from games.base import (
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.problems import Problems
 from games.table_sim import Skill, expand, pick_winner
@@ -214,7 +215,10 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
         if surplus is not None and raw_count is not None:
             try:
                 said = as_count(
-                    raw_count, "surplus_count", "the number of surplus cards", player=winner
+                    raw_count,
+                    "surplus_count",
+                    gettext_noop("the number of surplus cards"),
+                    player=winner,
                 )
                 if said != count:
                     raise RuleError(
@@ -244,7 +248,7 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                 else as_count(
                     raw_count,
                     "surplus_count",
-                    "the number of surplus cards",
+                    gettext_noop("the number of surplus cards"),
                     maximum=MAX_SURPLUS,
                     player=winner,
                 )
@@ -320,7 +324,7 @@ def _about_surplus(found: Problems) -> bool:
 class DirtyDeals(Ruleset):
     slug = "dirty-deals"
     name = "Dirty Deals"
-    short_description = (
+    short_description = gettext_noop(
         "Four players, 24 cards and a lot of negotiating: collect all six cards of a "
         "suit with as little surplus as you can. Rubbers to 9 points, first to two "
         "rubbers wins the match."
@@ -328,7 +332,7 @@ class DirtyDeals(Ruleset):
     min_players = 4
     max_players = 4
     wins_with = "high"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: The standings' score is the unfinished rubber's points; the ranking is by rubbers.
     ranking_shows_score = False
     #: The negotiations' timer, and the holder of the nine of clubs leads to the first
@@ -340,10 +344,10 @@ class DirtyDeals(Ruleset):
     options = (
         Option(
             "negotiation_minutes",
-            "Negotiation time (minutes)",
+            gettext_noop("Negotiation time (minutes)"),
             3,
             (1, 2, 3, 4, 5, 10),
-            "How long the sheet's negotiation timer runs (any number from 1 to 30).",
+            gettext_noop("How long the sheet's negotiation timer runs (any number from 1 to 30)."),
             minimum=1,
             maximum=30,
         ),

@@ -30,6 +30,7 @@ from games.base import (
     top_ranked,
 )
 from games.cards import UnoCard, parse_uno, uno_deck, uno_value
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.shedding import parse_left_in_hand, reported_left_in_hand
 from games.table_sim import Skill, expand, left_in_hand
@@ -90,7 +91,7 @@ _ALL_CARDS = expand(uno_deck())
 class DirtyUno(Ruleset):
     slug = "dirty-uno"
     name = "Dirty UNO"
-    short_description = (
+    short_description = gettext_noop(
         "UNO where zeros pass every hand on, sevens trade hands and matching the card "
         "just played punishes its player. First past 500 ends the game; exactly 500 "
         "drops you back to 0."
@@ -100,28 +101,32 @@ class DirtyUno(Ruleset):
     options = (
         Option(
             "scoring",
-            "Scoring method",
+            gettext_noop("Scoring method"),
             "standard",
             ("standard", "penalty"),
-            "standard: the player who goes out scores the cards left in everyone else's "
-            "hand, and the highest score wins. penalty: everyone scores the cards left in "
-            "their own hand, and the lowest score wins.",
+            gettext_noop(
+                "standard: the player who goes out scores the cards left in everyone else's "
+                "hand, and the highest score wins. penalty: everyone scores the cards left in "
+                "their own hand, and the lowest score wins."
+            ),
         ),
         # A reading of the original (the first card counts as the dealer's play, with
         # no exception named): it changes the play, not the score sheet.
         Option(
             "first_wild_draw_four",
-            "First card a Wild Draw Four",
+            gettext_noop("First card a Wild Draw Four"),
             "counts",
             ("counts", "reshuffle"),
-            "counts: the dealer names the colour and the first player draws four and "
-            "misses their turn. reshuffle: as in standard UNO, it goes back into the pile "
-            "and another card is turned.",
+            gettext_noop(
+                "counts: the dealer names the colour and the first player draws four and "
+                "misses their turn. reshuffle: as in standard UNO, it goes back into the pile "
+                "and another card is turned."
+            ),
         ),
     )
     # The default (standard) scoring; penalty scoring is won low: see wins_with_for.
     wins_with = "high"
-    score_label = "points"
+    score_label = gettext_noop("points")
     #: A Reverse reverses, a 0 passes hands "in the current direction".
     table_kit = TableKit(
         reverses="a Reverse",

@@ -5,20 +5,49 @@ plain words (:class:`Words`), with the field and the player it concerns.
 A message names players by id, "player 3", so the API reads the same for every client;
 it also keeps those ids, so a page can say it with the table's names instead::
 
-    >>> error = RuleError(mention(3) + " is seated twice", "players")
+    >>> error = RuleError(Words.of("%(player)s is seated twice", player=mention(3)), "players")
     >>> error.message, error.players
     ('player 3 is seated twice', (3,))
     >>> error.text({3: "Bob"}), error.text({})
     ('Bob is seated twice', 'Player 3 is seated twice')
+
+A message is one English template with named %-placeholders (marked with
+:func:`games.i18n.gettext_noop`), so :meth:`Words.say` can say it in another language
+given a ``translate`` callable (the Django side passes ``gettext``)::
+
+    >>> error.say({}, translate={"%(player)s is seated twice": "%(player)s sitzt doppelt",
+    ...     "player %(id)s": "Spieler %(id)s"}.get)
+    'Spieler 3 sitzt doppelt'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.i18n import gettext_noop, identity
+
 JSON = Any
+
+Translate = Callable[[str], str]
+
+#: How a player without a known name is said (translated by :meth:`Words.say`).
+PLAYER = gettext_noop("player %(id)s")
+
+_MARK = "\x00"
+
+
+def _translated(translate: Translate, message: str) -> str:
+    """``translate(message)``, or ``message`` itself when the translation is empty or
+    missing (a ``dict.get`` works as ``translate``)."""
+    if not message:
+        return message  # gettext("") would be the catalog's header
+    return translate(message) or message
+
+
+def _capital(said: str) -> str:
+    return said[:1].upper() + said[1:]
 
 
 @dataclass(frozen=True)
@@ -29,10 +58,32 @@ class Words:
 
     texts: tuple[str, ...]
     players: tuple[int, ...] = ()
+    #: The English template with named %-placeholders, when built by :meth:`of` with
+    #: params (``None`` for plain text or text joined with ``+``).
+    template: str | None = None
+    #: The template's params, in order: a :class:`Words` (a player) or plain text.
+    params: tuple[tuple[str, object], ...] = ()
 
     @classmethod
-    def of(cls, message: str | Words) -> Words:
-        return message if isinstance(message, Words) else cls((message,))
+    def of(cls, message: str | Words, /, **params: object) -> Words:
+        """``message`` as words; with ``params``, ``message`` is a template with named
+        %-placeholders (``"%(player)s is seated twice"``) and a param that is a
+        :class:`Words` (from :func:`mention`) names its players."""
+        if isinstance(message, Words):
+            return message
+        if not params:
+            return cls((message,))
+        marked = {
+            key: f"{_MARK}{key}{_MARK}" if isinstance(value, Words) else value
+            for key, value in params.items()
+        }
+        pieces = (message % marked).split(_MARK)
+        words = Words((pieces[0],))
+        for i in range(1, len(pieces), 2):
+            value = params[pieces[i]]
+            assert isinstance(value, Words)
+            words = words + value + pieces[i + 1]
+        return cls(words.texts, words.players, message, tuple(params.items()))
 
     def __add__(self, other: str | Words) -> Words:
         more = Words.of(other)
@@ -54,8 +105,34 @@ class Words:
     def text(self, names: Mapping[int, str]) -> str:
         """Said with the players' ``names`` (one without a name stays "player <id>"),
         starting with a capital, as a page shows it."""
-        said = self._say(names)
-        return said[:1].upper() + said[1:]
+        return _capital(self._say(names))
+
+    def _said(self, names: Mapping[int, str], translate: Translate) -> str:
+        if self.template is not None:
+            values = {
+                key: value._said(names, translate) if isinstance(value, Words) else value
+                for key, value in self.params
+            }
+            return _translated(translate, self.template) % values
+        if not self.players:
+            return _translated(translate, self.texts[0]) if len(self.texts) == 1 else ""
+        if self.texts == ("", ""):
+            player = self.players[0]
+            if player in names:
+                return names[player]
+            return _translated(translate, PLAYER) % {"id": player}
+        return self._say(names)  # text joined with "+": said as it is
+
+    def say(
+        self, names: Mapping[int, str], translate: Translate = identity, *, capital: bool = True
+    ) -> str:
+        """Said in another language: ``translate(template) % params``, the players by
+        their ``names`` (one without a name ``translate("player %(id)s")``), starting
+        with a capital as :meth:`text` (unless not ``capital``: as the API says it).
+        Plain text is translated as it is (no %-formatting without params). With the
+        default ``translate``, :meth:`text`."""
+        said = self._said(names, translate)
+        return _capital(said) if capital else said
 
 
 def mention(player: object) -> Words | str:
@@ -63,7 +140,7 @@ def mention(player: object) -> Words | str:
     what was typed instead of an id, as typed (``"player 'x'"``)."""
     if isinstance(player, int) and not isinstance(player, bool):
         return Words(("", ""), (player,))
-    return f"player {player!r}"
+    return Words.of(gettext_noop("player %(typed)s"), typed=repr(player))
 
 
 @dataclass(frozen=True)
@@ -89,8 +166,17 @@ class Problem:
         """The message with the players' ``names``, starting with a capital."""
         return self.words.text(names)
 
-    def as_dict(self) -> dict[str, JSON]:
-        return {"field": self.field, "player": self.player, "message": self.message}
+    def say(self, names: Mapping[int, str], translate: Translate = identity) -> str:
+        """The message said with ``translate`` (see :meth:`Words.say`)."""
+        return self.words.say(names, translate)
+
+    def as_dict(self, translate: Translate | None = None) -> dict[str, JSON]:
+        """``{"field", "player", "message"}``; with ``translate``, the message in its
+        language (players named "player <id>", translated, as the API says them)."""
+        message = (
+            self.message if translate is None else self.words.say({}, translate, capital=False)
+        )
+        return {"field": self.field, "player": self.player, "message": message}
 
 
 class RuleError(ValueError):
@@ -128,6 +214,10 @@ class RuleError(ValueError):
         """The message with the players' ``names``, starting with a capital."""
         return self.words.text(names)
 
+    def say(self, names: Mapping[int, str], translate: Translate = identity) -> str:
+        """The message said with ``translate`` (see :meth:`Words.say`)."""
+        return self.words.say(names, translate)
+
     @property
     def problems(self) -> tuple[Problem, ...]:
         """Every problem of the entry, this error's first (at least this one)."""
@@ -137,16 +227,17 @@ class RuleError(ValueError):
         self._problems = tuple(problems)
         return self
 
-    def as_dict(self) -> dict[str, JSON]:
+    def as_dict(self, translate: Translate | None = None) -> dict[str, JSON]:
         """``{field: [message, …]}`` for every problem; when there are several, also
         each one under ``errors`` (``{"field", "player", "message"}``), saying which
-        player it concerns."""
+        player it concerns. With ``translate``, the messages in its language."""
         data: dict[str, JSON] = {}
         problems = self.problems
-        for problem in problems:
-            data.setdefault(problem.field, []).append(problem.message)
+        dicts = [problem.as_dict(translate) for problem in problems]
+        for problem, said in zip(problems, dicts, strict=True):
+            data.setdefault(problem.field, []).append(said["message"])
         if len(problems) > 1:
-            data["errors"] = [problem.as_dict() for problem in problems]
+            data["errors"] = dicts
         return data
 
 

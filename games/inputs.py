@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.errors import RuleError, mention
+from games.errors import RuleError, Words, mention
+from games.i18n import gettext_noop as _
 
 #: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
 #: ``int()`` of a longer string costs time for nothing.
@@ -34,9 +35,11 @@ def as_player_id(value: object, players: Collection[int], field_name: str) -> in
     """Check that ``value`` is the id of one of ``players`` (this game's)."""
     number = whole_number(value)
     if number is None:
-        raise RuleError(f"{value!r} is not a player id", field_name)
+        raise RuleError(Words.of(_("%(typed)s is not a player id"), typed=repr(value)), field_name)
     if number not in players:
-        raise RuleError(mention(number) + " is not in this game", field_name)
+        raise RuleError(
+            Words.of(_("%(player)s is not in this game"), player=mention(number)), field_name
+        )
     return number
 
 
@@ -52,14 +55,23 @@ def as_count(
     says whose it is first, when it is a ``player``'s ("player 3: the passes …")."""
     if type(value) is int and value >= 0 and (maximum is None or value <= maximum):
         return value  # the common case, as a phone sends it
-    said = what if player is None else mention(player) + ": " + what
+    # "what" is a marked word of the caller's (said in the page's language too).
+    said = (
+        Words.of(what)
+        if player is None
+        else Words.of(_("%(player)s: %(what)s"), player=mention(player), what=Words.of(what))
+    )
+
+    def refuse(template: str, **params: object) -> RuleError:
+        return RuleError(Words.of(template, said=said, **params), field_name, player)
+
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RuleError(said + " must be a whole number", field_name, player)
+        raise refuse(_("%(said)s must be a whole number"))
     number = whole_number(value)
     if number is None:
-        raise RuleError(said + f" must be a whole number (got {value!r})", field_name, player)
+        raise refuse(_("%(said)s must be a whole number (got %(typed)s)"), typed=repr(value))
     if number < 0:
-        raise RuleError(said + " cannot be negative", field_name, player)
+        raise refuse(_("%(said)s cannot be negative"))
     if maximum is not None and number > maximum:
-        raise RuleError(said + f" cannot be more than {maximum:,}", field_name, player)
+        raise refuse(_("%(said)s cannot be more than %(most)s"), most=f"{maximum:,}")
     return number

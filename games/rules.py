@@ -1,14 +1,6 @@
 """The rules text: each game's rules, loaded from ``games/rules/<slug>.md``, checked,
 with the engine's scoring facts filled in and rendered to HTML.
 
-Each language has its own document, ``games/rules/<slug>.<language>.md`` (``dirt.de.md``):
-the same sections and markers in other words; a game without one in a language is shown
-in English. The parts the engine fills in (the card-points table, the options…) are said
-through a ``translate`` callable the Django side passes (``gettext``)::
-
-    >>> rules_for("dirt", language="de").section("scoring").title
-    'Wertung'
-
 The text lives beside the engine, one Markdown file per game in ``games/rules/``, split
 into sections by ``## Title {#slug}`` headings. Scoring facts are not typed into the text
 but generated from the engine: a marker such as ``{{ card_points }}`` becomes the table
@@ -37,7 +29,6 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -47,6 +38,7 @@ import markdown
 import nh3
 
 from games.base import Ruleset
+from games.errors import Translate
 from games.i18n import gettext_noop, identity
 from games.registry import RULESETS, get_ruleset
 
@@ -153,27 +145,22 @@ _KEYWORDS_RE = re.compile(r"^\s*<!--\s*keywords:(?P<words>.*?)-->\s*$", re.IGNOR
 _MARKER_RE = re.compile(r"\{\{\s*(?P<name>[a-z_]+)(?::(?P<arg>[a-z_]+))?\s*\}\}")
 
 
-#: What the parts the engine fills in are said through while a document is built (the
-#: ``translate`` given to :func:`build_rules`).
-_SAY: ContextVar[Callable[[str], str]] = ContextVar("rules_translate", default=identity)
-
-
-def _(message: str) -> str:
-    """``message`` said in the language of the document being built."""
-    return _SAY.get()(message) or message
-
-
 def rules_path(slug: str, language: str = "en") -> Path:
-    """The document of ``slug`` in ``language``, the English one when there is none."""
-    if language != "en":
+    """``games/rules/<slug>.<language>.md`` when it exists, else the English
+    ``games/rules/<slug>.md``."""
+    if language and language != "en":
         translated = RULES_DIR / f"{slug}.{language}.md"
         if translated.exists():
             return translated
     return RULES_DIR / f"{slug}.md"
 
 
+#: What marks our own decision where the original rules are silent, per language.
+HOUSE_READING = {"en": "House reading:", "de": "Unsere Lesart:", "es": "Nuestra lectura:"}
+
+
 @functools.cache
-def _default_rules(slug: str, language: str, translate: Callable[[str], str]) -> Rules:
+def _default_rules(slug: str, language: str, translate: Translate) -> Rules:
     return build_rules(slug, language=language, translate=translate)
 
 
@@ -182,21 +169,20 @@ def rules_for(
     options: Mapping[str, Any] | None = None,
     *,
     language: str = "en",
-    translate: Callable[[str], str] = identity,
+    translate: Translate = identity,
 ) -> Rules:
-    """The rules of the game ``slug`` in ``language`` (its document, else the English
-    one), the parts the engine fills in said through ``translate`` (a function of the
-    language: the same one for the same language, for they are kept). ``options``
-    (house-rule settings) change the generated tables, e.g. the points of a 10 in Dirt;
-    without them the defaults show. Raises :class:`~games.errors.RuleError` for an
-    unknown game."""
+    """The rules of the game ``slug``. ``options`` (house-rule settings) change the
+    generated tables, e.g. the points of a 10 in Dirt; without them the defaults show.
+    ``language``: the rules document in that language where one exists (English
+    otherwise), its generated parts said with ``translate``; cached per game, language
+    and translate. Raises :class:`~games.errors.RuleError` for an unknown game."""
     get_ruleset(slug)
     if not options:
         return _default_rules(slug, language, translate)
     return build_rules(slug, options, language=language, translate=translate)
 
 
-def all_rules(language: str = "en", translate: Callable[[str], str] = identity) -> list[Rules]:
+def all_rules(*, language: str = "en", translate: Translate = identity) -> list[Rules]:
     """Every game's rules, in the registry's order."""
     return [rules_for(slug, language=language, translate=translate) for slug in RULESETS]
 
@@ -211,17 +197,10 @@ def build_rules(
     options: Mapping[str, Any] | None = None,
     *,
     language: str = "en",
-    translate: Callable[[str], str] = identity,
+    translate: Translate = identity,
 ) -> Rules:
-    """Read and expand ``games/rules/<slug>[.<language>].md`` (uncached)."""
-    token = _SAY.set(translate)
-    try:
-        return _build_rules(slug, options, language)
-    finally:
-        _SAY.reset(token)
-
-
-def _build_rules(slug: str, options: Mapping[str, Any] | None, language: str) -> Rules:
+    """Read and expand ``games/rules/<slug>.<language>.md`` (or the English
+    ``<slug>.md``), uncached; the generated tables are said with ``translate``."""
     ruleset = get_ruleset(slug)
     source = rules_path(slug, language).read_text(encoding="utf-8")
     name = ruleset.name
@@ -239,7 +218,7 @@ def _build_rules(slug: str, options: Mapping[str, Any] | None, language: str) ->
             chunks[-1][2].append(line)
         elif line.strip():
             raise RulesError(f"{slug}: text before the first section: {line!r}")
-    expand = functools.partial(_expand_markers, ruleset, options or {})
+    expand = functools.partial(_expand_markers, ruleset, options or {}, translate)
     sections = []
     for section_slug, title, lines in chunks:
         keywords: list[str] = []
@@ -275,15 +254,24 @@ def _check_sections(ruleset: Ruleset, slugs: list[str]) -> None:
 # -- markers: text generated from the engine ------------------------------------------
 
 
-def _expand_markers(ruleset: Ruleset, options: Mapping[str, Any], text: str) -> str:
+def _expand_markers(
+    ruleset: Ruleset, options: Mapping[str, Any], translate: Translate, text: str
+) -> str:
     def replace(match: re.Match[str]) -> str:
         name, arg = match["name"], match["arg"]
         renderer = _MARKERS.get(name)
         if renderer is None:
             raise RulesError(f"{ruleset.slug}: unknown marker {match[0]!r}")
-        return renderer(ruleset, options, arg)
+        return renderer(ruleset, options, arg, translate)
 
     return _MARKER_RE.sub(replace, text)
+
+
+def _say(translate: Translate, text: object) -> str:
+    """``text`` said with ``translate`` (empty text stays empty: ``gettext("")`` is the
+    catalog's header)."""
+    said = str(text)
+    return (translate(said) or said) if said else said
 
 
 def _points_text(points: object, signed: bool = False) -> str:
@@ -303,66 +291,69 @@ def _card_points_rows(ruleset: Ruleset, options: Mapping[str, Any]) -> list[dict
     return ruleset.card_points(effective)
 
 
-def card_points_table(ruleset: Ruleset, options: Mapping[str, Any] | None = None) -> str:
-    """The engine's card-points table as Markdown."""
+def card_points_table(
+    ruleset: Ruleset, options: Mapping[str, Any] | None = None, _: Translate = identity
+) -> str:
+    """The engine's card-points table as Markdown (said with ``_``)."""
     rows = _card_points_rows(ruleset, options or {})
     if not rows:
         return _(gettext_noop("*This game scores no cards.*"))
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    head = (_(gettext_noop("Card")), _(gettext_noop("Points")), _(gettext_noop("Note")))
-    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
+    lines = [_(gettext_noop("| Card | Points | Note |")), "|---|---|---|"]
     lines += [
-        f"| {_cell(_(str(r['card'])))} | {_points_text(r['points'], signed)} "
-        f"| {_cell(_(str(r['note'])) if r['note'] else '')} |"
+        f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(_say(_, note))} |"
         for r in rows
+        for note in [r["note"]]
     ]
     return "\n".join(lines)
 
 
-def _marker_card_points(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    return card_points_table(ruleset, options)
+def _marker_card_points(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    return card_points_table(ruleset, options, _)
 
 
 def _marker_card_points_inline(
-    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
 ) -> str:
     rows = _card_points_rows(ruleset, options)
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    return " · ".join(f"{_(str(r['card']))} = {_points_text(r['points'], signed)}" for r in rows)
+    return " · ".join(f"{r['card']} = {_points_text(r['points'], signed)}" for r in rows)
 
 
-def _marker_variants(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    head = (_(gettext_noop("Variant")), _(gettext_noop("Hands")), _(gettext_noop("Details")))
-    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
+def _marker_variants(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    lines = [_(gettext_noop("| Variant | Hands | Details |")), "|---|---|---|"]
     for v in ruleset.variants:
-        name = _(v.name)
+        name = _say(_, v.name)
         if v.slug == ruleset.default_variant:
             name = _(gettext_noop("%(variant)s (default)")) % {"variant": name}
         hands = _(gettext_noop("open")) if v.hands is None else str(v.hands)
-        lines.append(f"| {_cell(name)} | {hands} | {_cell(_(v.description))} |")
+        lines.append(f"| {_cell(name)} | {hands} | {_cell(_say(_, v.description))} |")
     return "\n".join(lines)
 
 
-def _marker_variants_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_variants_inline(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     parts = []
     for v in ruleset.variants:
-        detail = _(v.description)
+        detail = v.description
         # "Dirt ranks 6 4 2" reads better in a one-liner without the repeated label.
         detail = re.sub(r"^[A-Z][a-z]+ ranks ", "", detail)
-        parts.append(f"{_(v.name)} {detail}".strip())
+        parts.append(f"{v.name} {detail}".strip())
     return " · ".join(parts)
 
 
-def _option_choices(option: Mapping[str, Any]) -> str:
+def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
     if option.get("kind") == "text":
-        return _(gettext_noop("your own words, up to %(n)s characters")) % {
-            "n": f"{option['max_length']:,}"
-        }
+        said = _(gettext_noop("your own words, up to %(count)s characters"))
+        return said % {"count": f"{option['max_length']:,}"}
     if "min" in option:
-        return _(gettext_noop("any whole number %(low)s–%(high)s")) % {
-            "low": option["min"],
-            "high": option["max"],
-        }
+        said = _(gettext_noop("any whole number %(min)s–%(max)s"))
+        return said % {"min": option["min"], "max": option["max"]}
     choices = list(option["choices"])
     if (
         len(choices) > 4
@@ -373,48 +364,54 @@ def _option_choices(option: Mapping[str, Any]) -> str:
     return ", ".join(str(c) for c in choices)
 
 
-def options_table(ruleset: Ruleset) -> str:
+def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
     """The game's house-rule options, as the engine defines them, as a Markdown list
-    (a table is too wide for a phone)."""
+    (a table is too wide for a phone), said with ``_``."""
     options = ruleset.metadata()["options"]
     if not options:
         return _(gettext_noop("*This game has no house-rule options.*"))
     lines = [_(gettext_noop("Options you can set when creating a game:")), ""]
     for name, option in options.items():
         default = option["default"]
-        label, help = _(option["label"]), _(option["help"])
-        choices = _option_choices(option)
-        if option.get("kind") == "text":
-            required = option.get("required")
-            said = _(gettext_noop("required")) if required else _(gettext_noop("optional"))
-            lines.append(f"- **{label}** (`{name}`): {said}; {choices}. {help}")
-            continue
-        if default is None:
-            line = gettext_noop(
-                "- **%(label)s** (`%(name)s`): default set by the number of players; "
-                "choices %(choices)s. %(help)s"
-            )
-        else:
-            line = gettext_noop(
-                "- **%(label)s** (`%(name)s`): default **%(default)s**; "
-                "choices %(choices)s. %(help)s"
-            )
-        said_line = _(line) % {
-            "label": label,
+        shown = (
+            _(gettext_noop("set by the number of players")) if default is None else f"**{default}**"
+        )
+        params = {
+            "label": _say(_, option["label"]),
             "name": name,
-            "default": default,
-            "choices": choices,
-            "help": help,
+            "choices": _option_choices(option, _),
+            "help": _say(_, option["help"]),
+            "default": shown,
         }
-        lines.append(said_line)
+        if option.get("kind") == "text":
+            if option.get("required"):
+                line = _(
+                    gettext_noop("- **%(label)s** (`%(name)s`): required; %(choices)s. %(help)s")
+                )
+            else:
+                line = _(
+                    gettext_noop("- **%(label)s** (`%(name)s`): optional; %(choices)s. %(help)s")
+                )
+            lines.append(line % params)
+            continue
+        line = _(
+            gettext_noop(
+                "- **%(label)s** (`%(name)s`): default %(default)s; choices %(choices)s. %(help)s"
+            )
+        )
+        lines.append(line % params)
     return "\n".join(lines)
 
 
-def _marker_options(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
-    return options_table(ruleset)
+def _marker_options(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
+    return options_table(ruleset, _)
 
 
-def _marker_default(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_default(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     known = ruleset.metadata()["options"]
     if arg not in known:
         raise RulesError(f"{ruleset.slug}: no option {arg!r} for {{{{ default:{arg} }}}}")
@@ -422,23 +419,21 @@ def _marker_default(ruleset: Ruleset, options: Mapping[str, Any], arg: str | Non
     return str(value)
 
 
-def _marker_deal_sizes(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_deal_sizes(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     from games.base import GameConfig
     from games.damn_you import deal_sizes
 
-    head = (
-        _(gettext_noop("Players")),
-        _(gettext_noop("Cards dealt")),
-        _(gettext_noop("Short hands")),
-    )
-    lines = ["| {} | {} | {} |".format(*head), "|---|---|---|"]
+    lines = [_(gettext_noop("| Players | Cards dealt | Short hands |")), "|---|---|---|"]
     for n in range(ruleset.min_players, ruleset.max_players + 1):
         players = tuple(range(1, n + 1))
         sizes = deal_sizes(GameConfig(ruleset.slug, players, None, {}), players[0])
         counts = Counter(sizes.values())
         big, small = max(counts), min(counts)
         if big == small:
-            lines.append(f"| {n} | {big} | {_(gettext_noop('none'))} |")
+            none = _(gettext_noop("none"))
+            lines.append(f"| {n} | {big} | {none} |")
         else:
             dealt = _(gettext_noop("%(many)s get %(big)s, %(few)s get %(small)s")) % {
                 "many": counts[big],
@@ -470,18 +465,22 @@ def bowers() -> list[tuple[str, str]]:
     return [(suit, BOWER[suit]) for suit in ("H", "D", "C", "S")]
 
 
-def _marker_bowers(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_bowers(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     return "\n".join(
         f"| {SUIT_SYMBOL[suit]} {_(_SUIT_NAME[suit])} | {card_label(jack)} |"
         for suit, jack in bowers()
     )
 
 
-def _marker_bowers_inline(ruleset: Ruleset, options: Mapping[str, Any], arg: str | None) -> str:
+def _marker_bowers_inline(
+    ruleset: Ruleset, options: Mapping[str, Any], arg: str | None, _: Translate = identity
+) -> str:
     return " · ".join(f"{SUIT_SYMBOL[s]} {card_label(j)}" for s, j in bowers())
 
 
-_MARKERS: dict[str, Callable[[Ruleset, Mapping[str, Any], str | None], str]] = {
+_MARKERS: dict[str, Callable[[Ruleset, Mapping[str, Any], str | None, Translate], str]] = {
     "card_points": _marker_card_points,
     "card_points_inline": _marker_card_points_inline,
     "variants": _marker_variants,

@@ -29,6 +29,7 @@ from games.base import (
     top_ranked,
 )
 from games.errors import mention
+from games.i18n import gettext_noop
 from games.kit import TableKit
 from games.naming import player_name
 from games.table_sim import Skill, pick_winner
@@ -61,7 +62,7 @@ def red_aces_active(cards_left_over: int) -> bool:
 class ScrewYourNeighbour(Ruleset):
     slug = "screw-your-neighbour"
     name = "Screw Your Neighbour"
-    short_description = (
+    short_description = gettext_noop(
         "Crazy Eights gone wild: hands get switched, passed and stolen on the way to "
         "shedding your last card. The sheet counts hand wins; first to the target wins."
     )
@@ -72,43 +73,51 @@ class ScrewYourNeighbour(Ruleset):
     options = (
         Option(
             "target_wins",
-            "Hand wins to win the game",
+            gettext_noop("Hand wins to win the game"),
             3,
             tuple(range(21)),
-            "The first player to win this many hands wins the game. Choose 0 to play "
-            "without a target and end the game by hand.",
+            gettext_noop(
+                "The first player to win this many hands wins the game. Choose 0 to play "
+                "without a target and end the game by hand."
+            ),
         ),
         # Readings of the original where a table could play it either way. They change
         # how the table plays, not what the sheet scores: the rules text follows them.
         Option(
             "joker_switch",
-            "Joker laid alone: Switch swap",
+            gettext_noop("Joker laid alone: Switch swap"),
             "no",
             ("no", "yes"),
-            "The original both says a joker acts as a Switch and that a joker cannot make "
-            "the Switch swap. no: the joker takes the power of the card beneath it but "
-            "nobody swaps; yes: it is a full Switch, swap included.",
+            gettext_noop(
+                "The original both says a joker acts as a Switch and that a joker cannot make "
+                "the Switch swap. no: the joker takes the power of the card beneath it but "
+                "nobody swaps; yes: it is a full Switch, swap included."
+            ),
         ),
         Option(
             "two_joker_pickup",
-            "2 + joker Match: cards picked up",
+            gettext_noop("2 + joker Match: cards picked up"),
             4,
             (4, 6),
-            "The original says the next player picks up 4 additional cards. 4: four in "
-            "all (a 2 doubled); 6: the 2's two cards plus four more.",
+            gettext_noop(
+                "The original says the next player picks up 4 additional cards. 4: four in "
+                "all (a 2 doubled); 6: the 2's two cards plus four more."
+            ),
         ),
         Option(
             "queen_two_spades",
-            "Q♠ with 2♠",
+            gettext_noop("Q♠ with 2♠"),
             "no",
             ("no", "yes"),
-            "A variation the original names without its details. House reading: yes lets "
-            "the queen of spades and the 2 of spades be laid together as one play, their "
-            "pick-ups added (the next player picks up seven and misses a turn).",
+            gettext_noop(
+                "A variation the original names without its details. House reading: yes lets "
+                "the queen of spades and the 2 of spades be laid together as one play, their "
+                "pick-ups added (the next player picks up seven and misses a turn)."
+            ),
         ),
     )
     wins_with = "high"
-    score_label = "hand wins"
+    score_label = gettext_noop("hand wins")
     #: Jacks reverse; black aces pass hands "in the direction of play".
     table_kit = TableKit(
         reverses="a jack",

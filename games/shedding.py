@@ -18,8 +18,14 @@ from typing import Any, Generic, TypeVar
 
 from games.base import CardError, GameConfig, RuleError, as_count, as_player_id, whole_number
 from games.cards import check_copies
-from games.errors import mention
+from games.errors import Words, mention
+from games.i18n import gettext_noop
 from games.problems import Problems
+
+LISTED_TWICE = gettext_noop("%(player)s is listed twice")
+NOTHING_ENTERED = gettext_noop(
+    "%(player)s: nothing entered: give the cards left in hand or the points counted"
+)
 
 C = TypeVar("C")
 
@@ -60,11 +66,11 @@ def parse_left_in_hand(
     text code in one call (a ruleset remembers it per code: a hand repeats a few cards).
     """
     if not isinstance(raw, Mapping):
-        raise RuleError("a hand must be an object with 'winner' and 'results'")
+        raise RuleError(gettext_noop("a hand must be an object with 'winner' and 'results'"))
     found = Problems()
     winner: int | None = None
     if raw.get("winner") is None:
-        found.add(RuleError("say who went out", "winner"))
+        found.add(RuleError(gettext_noop("say who went out"), "winner"))
     else:
         try:
             winner = as_player_id(raw.get("winner"), config.players, "winner")
@@ -72,7 +78,11 @@ def parse_left_in_hand(
             found.add(error)
     results = raw.get("results")
     if not isinstance(results, list):
-        found.add(RuleError("the results must be a list with one entry per player", "results"))
+        found.add(
+            RuleError(
+                gettext_noop("the results must be a list with one entry per player"), "results"
+            )
+        )
         results = None
     points: dict[int, int] = {}
     cards: dict[int, list[C]] = {}
@@ -83,7 +93,11 @@ def parse_left_in_hand(
     unreadable = results is None
     for entry in results or []:
         if not isinstance(entry, Mapping):
-            found.add(RuleError("each result must be an object naming its player", "results"))
+            found.add(
+                RuleError(
+                    gettext_noop("each result must be an object naming its player"), "results"
+                )
+            )
             unreadable = True
             continue
         try:
@@ -93,7 +107,7 @@ def parse_left_in_hand(
             unreadable = True
             continue
         if player in seen:
-            found.add(RuleError(mention(player) + " is listed twice", "results", player))
+            found.add(RuleError(Words.of(LISTED_TWICE, player=mention(player)), "results", player))
             continue
         seen.add(player)
         # found.check(player), inline: a hand has a line per player.
@@ -118,8 +132,7 @@ def parse_left_in_hand(
             if p != winner and p not in seen:
                 found.add(
                     RuleError(
-                        mention(p) + ": nothing entered: give the cards left in hand or the "
-                        "points counted",
+                        Words.of(NOTHING_ENTERED, player=mention(p)),
                         "results",
                         p,
                     )
@@ -160,14 +173,22 @@ def _read_result(
     has_points = entry.get("points") is not None
     if has_cards and has_points:
         raise RuleError(
-            mention(player) + ": give either the cards or the points, not both", "results", player
+            Words.of(
+                gettext_noop("%(player)s: give either the cards or the points, not both"),
+                player=mention(player),
+            ),
+            "results",
+            player,
         )
     if player == winner:
         holds_cards = has_cards and entry["cards"]
         scores = has_points and entry["points"] not in (0, "0")
         if holds_cards or scores:
             raise RuleError(
-                mention(player) + " went out, so holds no cards and scores nothing",
+                Words.of(
+                    gettext_noop("%(player)s went out, so holds no cards and scores nothing"),
+                    player=mention(player),
+                ),
                 "results",
                 player,
             )
@@ -178,7 +199,12 @@ def _read_result(
             codes = codes.replace(",", " ").split()
         if not isinstance(codes, list):
             raise RuleError(
-                mention(player) + ": the cards must be a list of card codes", "results", player
+                Words.of(
+                    gettext_noop("%(player)s: the cards must be a list of card codes"),
+                    player=mention(player),
+                ),
+                "results",
+                player,
             )
         parsed: list[C] = []
         bad: list[str] = []
@@ -218,15 +244,14 @@ def _read_result(
         points[player] = as_count(
             entry["points"],
             "results",
-            "the points",
+            gettext_noop("the points"),
             maximum=MAX_HAND_POINTS,
             player=player,
         )
         normalised[player] = {"player": player, "points": points[player]}
     else:
         raise RuleError(
-            mention(player)
-            + ": nothing entered: give the cards left in hand or the points counted",
+            Words.of(NOTHING_ENTERED, player=mention(player)),
             "results",
             player,
         )

@@ -1,11 +1,10 @@
 """Searching the rules: SQLite's full-text search (FTS5) over every paragraph of the
 rules, ranked by ``bm25()``, with ``snippet()`` for the excerpt.
 
-The index is an in-memory SQLite database built once per process and language from
-:mod:`games.rules` (that language's documents, ``scorekeeper/rules_text.py``), apart
-from the app's own database (so it is the same on PostgreSQL). A document is a
-paragraph, list item or table row with its section's title and keywords, and a hit
-links to the paragraph itself. The same documents make
+The index is an in-memory SQLite database built once per process from
+:mod:`games.rules`, apart from the app's own database (so it is the same on
+PostgreSQL). A document is a paragraph, list item or table row with its section's title
+and keywords, and a hit links to the paragraph itself. The same documents make
 ``/rules/index.json``, which the browser searches offline with MiniSearch
 (``static/js/rules-offline.js``). ``search("widow")`` finds, first, the paragraph at
 ``/rules/damn-you/#scoring-13``.
@@ -27,7 +26,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import RULESETS, rules
-from scorekeeper import rules_text
+from scorekeeper import engine_text
 
 MAX_HITS = 10
 #: A hit scoring under this share of the best one only shares a common word with the query.
@@ -86,31 +85,31 @@ MOST_TERM_WORDS = 4
 
 
 def _leads(section: rules.Section) -> dict[str, str]:
-    """Each paragraph's bold opening term, by paragraph id; "House reading:" (in every
-    language) is the mark of a choice, not part of the term."""
+    """Each paragraph's bold opening term, by paragraph id; "House reading:" (or its
+    mark in another language) is the mark of a choice, not part of the term."""
     found: dict[str, str] = {}
     for anchor, lead in _LEAD_RE.findall(section.anchored_html):
         term = html.unescape(_TAG_RE.sub("", lead)).strip(" .:")
-        for mark in HOUSE_READING:
-            term = term.removeprefix(mark)
-        term = term.strip(" .:")
+        for mark in rules.HOUSE_READING.values():
+            term = term.removeprefix(mark).strip(" .:")
         if term and len(term.split()) <= MOST_TERM_WORDS:
             found[anchor] = term
     return found
 
 
-#: How each language's rules mark a choice of ours where the original is silent.
-HOUSE_READING = ("House reading:", "Unsere Lesart:", "Nuestra lectura:")
+def documents(language: str | None = None) -> tuple[dict[str, str], ...]:
+    """Every paragraph of the rules (in ``language``, by default the active one) as a
+    search document, with ``defines``: the term its bold opening says what it is (the
+    quick reference card only repeats the sections, and a table's header row only names
+    its columns, so they are left out)."""
+    return _documents(language or engine_text.language())
 
 
 @functools.cache
 def _documents(language: str) -> tuple[dict[str, str], ...]:
-    """Every paragraph of the rules as a search document, with ``defines``: the term
-    its bold opening says what it is (the quick reference card only repeats the
-    sections, and a table's header row only names its columns, so they are left out)."""
     found: list[dict[str, str]] = []
     with translation.override(language):
-        games = rules_text.all_rules()
+        games = engine_text.all_rules()
     for game in games:
         for section in game.contents:
             headers = _header_rows(section)
@@ -133,14 +132,9 @@ def _documents(language: str) -> tuple[dict[str, str], ...]:
     return tuple(found)
 
 
-def documents() -> tuple[dict[str, str], ...]:
-    """:func:`_documents` of the reader's language."""
-    return _documents(rules_text.language())
-
-
-def version() -> str:
-    """Changes whenever the documents (of the reader's language) do."""
-    return _version(rules_text.language())
+def version(language: str | None = None) -> str:
+    """Changes whenever the documents (of ``language``, by default the active one) do."""
+    return _version(language or engine_text.language())
 
 
 @functools.cache
@@ -148,12 +142,8 @@ def _version(language: str) -> str:
     return hashlib.sha256(json.dumps(_documents(language)).encode()).hexdigest()[:16]
 
 
-def _index() -> sqlite3.Connection:
-    return _index_of(rules_text.language())
-
-
 @functools.cache
-def _index_of(language: str) -> sqlite3.Connection:
+def _index(language: str) -> sqlite3.Connection:
     # Only read once filled, so one connection serves every thread.
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.execute(
@@ -187,7 +177,7 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
     terms += [NUMBERS[w] for w in terms if w in NUMBERS]
     if len(words) > 1:
         terms += {" ".join(words), " ".join(NUMBERS.get(w, w) for w in words)}
-    rows = _index().execute(
+    rows = _index(engine_text.language()).execute(
         "SELECT bm25(rules, 1, 3, 2, 1.5, 4), game, game_name, section, title, anchor,"
         " snippet(rules, 4, char(2), char(3), '…', 24) FROM rules"
         " WHERE rules MATCH ? AND ? IN ('', game) ORDER BY 1, rowid",
@@ -206,12 +196,8 @@ def search(q: str, ruleset: str | None = None) -> list[Hit]:
     return list(hits.values())
 
 
-def _vocabulary() -> set[str]:
-    return _vocabulary_of(rules_text.language())
-
-
 @functools.cache
-def _vocabulary_of(language: str) -> set[str]:
+def _vocabulary(language: str) -> set[str]:
     return {
         w for d in _documents(language) for w in _words(f"{d['title']} {d['keywords']} {d['text']}")
     }
@@ -223,7 +209,8 @@ def suggest(q: str, ruleset: str | None = None) -> list[Suggestion]:
     found = []
     words = _words(q)
     fixed = " ".join(
-        (difflib.get_close_matches(w, _vocabulary(), 1, 0.75) or [w])[0] for w in words
+        (difflib.get_close_matches(w, _vocabulary(engine_text.language()), 1, 0.75) or [w])[0]
+        for w in words
     )
     if fixed != " ".join(words) and search(fixed, ruleset):
         found.append(Suggestion(fixed, ruleset, "spelling"))
@@ -238,7 +225,7 @@ def index_json() -> dict[str, Any]:
     pages = {slug: page_url(slug) for slug in RULESETS}
     return {
         "version": version(),
-        "games": {slug: rules_text.rules_for(slug).name for slug in RULESETS},
+        "games": {slug: engine_text.rules_for(slug).name for slug in RULESETS},
         "stopwords": sorted(STOPWORDS),
         "numbers": NUMBERS,
         "documents": [{**d, "url": f"{pages[d['game']]}#{d['anchor']}"} for d in documents()],

@@ -12,6 +12,7 @@ from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, TooMan
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -53,7 +54,8 @@ def flatten_validation_errors(detail: Any) -> Any:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
-        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        # The message in the request's language (English when none is asked for).
+        return Response(exc.as_dict(gettext), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ConflictError):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IdempotencyKeyReused):

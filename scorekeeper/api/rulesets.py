@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import RULESETS, Ruleset
-from scorekeeper import rules_index, rules_text
+from scorekeeper import engine_text, rules_index
 from scorekeeper.api.game_serializers import RULES_HIT_EXAMPLES
 
 MAX_QUERY = 200
@@ -114,7 +114,7 @@ def ruleset_detail_payload(ruleset: Ruleset) -> dict[str, Any]:
     data["card_points"] = ruleset.card_points(ruleset.default_options(ruleset.min_players))
     data["sections"] = [
         {**section.as_dict(), "body_html": section.html}
-        for section in rules_text.rules_for(ruleset.slug).sections
+        for section in engine_text.rules_for(ruleset.slug).sections
     ]
     return data
 

@@ -23,16 +23,16 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext
 
 from games import RULESETS, GameState, rules, rules_hints
-from scorekeeper import rules_text
+from scorekeeper import engine_text
 
 register = template.Library()
 
 
 @register.inclusion_tag("rules/_overlay.html")
-def rules_button(ruleset: str, label: str = "", game: Any = None) -> dict[str, str]:
+def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[str, str]:
     """A button that opens the game's rules in a dialog over the page, leaving whatever
     is being typed on the page untouched. (On the sheet it is part of the head, a
     ``{% cache %}`` fragment: rendered once per version of the game.) With ``game`` (a
@@ -40,19 +40,18 @@ def rules_button(ruleset: str, label: str = "", game: Any = None) -> dict[str, s
     if ruleset not in RULESETS:
         raise template.TemplateSyntaxError(f"rules_button: no game {ruleset!r}")
     rules_of = RULESETS[ruleset]
-    label = label or _("Rules")
     if game is not None and getattr(game, "pk", None) and rules_of.table_rules(game.options):
         return {
             "dialog_id": f"rules-dialog-{ruleset}",
             "label": label,
-            "name": _("%(game)s rules") % {"game": rules_of.game_title(game.options)},
+            "name": gettext("%(game)s rules") % {"game": rules_of.game_title(game.options)},
             "page_url": reverse("game_rules", args=[game.pk]),
             "panel_url": reverse("game_rules_panel", args=[game.pk]),
         }
     return {
         "dialog_id": f"rules-dialog-{ruleset}",
         "label": label,
-        "name": _("%(game)s rules") % {"game": rules_text.rules_for(ruleset).name},
+        "name": gettext("%(game)s rules") % {"game": engine_text.rules_for(ruleset).name},
         "page_url": reverse("rules_detail", args=[ruleset]),
         "panel_url": reverse("rules_panel", args=[ruleset]),
     }

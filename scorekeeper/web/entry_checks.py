@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+
 from games import RuleError, Ruleset
 from games.plausible import Unlikely
 from scorekeeper.errors import confirm_token
@@ -65,7 +68,7 @@ def place_problems(
     seated = set(players)
     placed = PlacedProblems()
     for problem in error.problems:
-        text = problem.text(names)
+        text = problem.say(names, gettext)
         player = problem.player if problem.player in seated else None
         if player is not None and shows.per_player_entry:
             placed.by_player.setdefault(player, []).append(text)
@@ -83,7 +86,7 @@ def option_words(message: str, rules: Ruleset) -> str:
     for option in rules.options:
         for name in (option.name, option.name.capitalize()):
             if message.startswith(f"{name}:"):
-                return f"{option.label}:{message[len(name) + 1 :]}"
+                return f"{gettext(option.label)}:{message[len(name) + 1 :]}"
     return message
 
 
@@ -107,13 +110,30 @@ def question_for(
     (:class:`~scorekeeper.errors.UnlikelyHand`, raised by the services)."""
     lines = []
     for item in items:
-        who = names.get(item.player, f"player {item.player}")
-        amount = f"{item.amount:,}" + (" passes" if item.what == "passes" else "")
-        verb = "are" if item.what == "passes" else "is"
+        who = names.get(item.player) or gettext("player %(id)s") % {"id": item.player}
+        params = {"who": who, "amount": f"{item.amount:,}"}
+        passes = item.what == "passes"
         if item.usual is not None:
-            lines.append(f"{who}'s {amount} {verb} far above this table's usual (≈{item.usual:,}).")
+            params["usual"] = f"{item.usual:,}"
+            if passes:
+                line = _(
+                    "%(who)s's %(amount)s passes are far above this table's usual (≈%(usual)s)."
+                )
+            else:
+                line = _("%(who)s's %(amount)s is far above this table's usual (≈%(usual)s).")
         else:
-            most = f"{item.limit:,} {item.what}"
-            lines.append(f"{who}'s {amount} {verb} more than a hand usually holds (about {most}).")
+            params["most"] = f"{item.limit:,}"
+            params["what"] = gettext(item.what)
+            if passes:
+                line = _(
+                    "%(who)s's %(amount)s passes are more than a hand usually holds "
+                    "(about %(most)s %(what)s)."
+                )
+            else:
+                line = _(
+                    "%(who)s's %(amount)s is more than a hand usually holds "
+                    "(about %(most)s %(what)s)."
+                )
+        lines.append(line % params)
     fix = shows.fix_anchor(items[0].player, form)
     return Question(lines=lines, token=confirm_token(items), fix_anchor=fix)

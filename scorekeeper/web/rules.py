@@ -29,13 +29,12 @@ from django.template import engines
 from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import path, reverse
-from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import etag, require_GET
 
 from games import RULESETS, rules
+from scorekeeper import engine_text
 from scorekeeper import rules_index as searching
-from scorekeeper import rules_text
 
 #: The score sheet's scripts: ES modules, and the modules they import, which no tag of
 #: the page names (a sheet kept on the phone, offline-keep.js, brings its tags' files
@@ -86,14 +85,14 @@ SHELL_STATIC = (
 def _game(slug: str) -> rules.Rules:
     if slug not in RULESETS:
         raise Http404(f"No game '{slug}'.")
-    return rules_text.rules_for(slug)
+    return engine_text.rules_for(slug)
 
 
 def _games() -> list[dict[str, Any]]:
     return [
         {
             "slug": r.slug,
-            "name": rules_text.rules_for(r.slug).name,
+            "name": engine_text.rules_for(r.slug).name,
             "meta": r.metadata(),
             "url": reverse("rules_detail", args=[r.slug]),
         }
@@ -140,7 +139,7 @@ def rules_search(request: HttpRequest) -> HttpResponse:
     context = {
         "q": q,
         "ruleset": ruleset,
-        "ruleset_name": rules_text.rules_for(ruleset).name if ruleset else "",
+        "ruleset_name": engine_text.rules_for(ruleset).name if ruleset else "",
         "panel": form.cleaned_data.get("panel", False),
         "hits": hits,
         "suggestions": searching.suggest(q, ruleset) if q and not hits else [],
@@ -203,7 +202,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     source = getattr(getattr(template, "template", None), "source", "")
     # The pages it keeps are in this phone's language: another language, another worker
     # (the browser installs it, and it keeps the pages again, in the new language).
-    language = translation.get_language()
+    language = engine_text.language()
     version = hashlib.sha256(
         json.dumps([searching.version(), urls, source, _static_fingerprint(), language]).encode()
     ).hexdigest()[:16]

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from games import RULESETS, rules
-from scorekeeper import rules_text
+from scorekeeper import engine_text
 from scorekeeper.models import Game
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.web.access import game_page
@@ -25,7 +25,7 @@ def table_rules_context(game: Game) -> dict[str, Any]:
     ruleset = RULESETS[game.ruleset]
     notes = ruleset.table_rules(game.options)
     return {
-        "game": rules_text.rules_for(game.ruleset),
+        "game": engine_text.rules_for(game.ruleset),
         "sheet": game,
         "title": ruleset.game_title(game.options),
         "notes_html": mark_safe(rules.render_table_markdown(notes)) if notes else "",
