@@ -19,10 +19,11 @@ the timer's length is :meth:`games.base.Ruleset.table_timer_seconds`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.base import Ruleset
+from games.i18n import gettext_noop, identity
 from games.kit import DIRECTION, LEADER, PENALTY, TIMER, TableKit, TurnedUp
 from games.registry import get_ruleset
 
@@ -49,10 +50,10 @@ ACTION_TOOLS = {
 
 #: How a refusal names each tool.
 TOOL_WORDS = {
-    TIMER: "timer",
-    PENALTY: "draw penalty",
-    DIRECTION: "direction of play to reverse",
-    LEADER: "leader to name",
+    TIMER: gettext_noop("timer"),
+    PENALTY: gettext_noop("draw penalty"),
+    DIRECTION: gettext_noop("direction of play to reverse"),
+    LEADER: gettext_noop("leader to name"),
 }
 
 
@@ -75,12 +76,22 @@ def actions_of(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
     return [a for a, t in ACTION_TOOLS.items() if t in tools]
 
 
-def refusal(rules: Ruleset, action: str, options: Mapping[str, Any]) -> str | None:
+def refusal(
+    rules: Ruleset,
+    action: str,
+    options: Mapping[str, Any],
+    translate: Callable[[str], str] = identity,
+) -> str | None:
     """Why the game ``rules`` (with these ``options``) has no use for ``action``
-    ("action: …"), or None when it has the tool."""
+    ("action: …"), or None when it has the tool; said through ``translate``."""
     tool = ACTION_TOOLS.get(action)
     allowed = actions_of(rules, options)
     if tool is None or action in allowed:
         return None
-    has = f"its actions: {', '.join(allowed)}" if allowed else "it has no shared tools"
-    return f"action: {rules.name} has no {TOOL_WORDS[tool]} ({has})"
+    said = {"game": translate(rules.name), "tool": translate(TOOL_WORDS[tool])}
+    if allowed:
+        template = gettext_noop("action: %(game)s has no %(tool)s (its actions: %(actions)s)")
+        said["actions"] = ", ".join(allowed)
+    else:
+        template = gettext_noop("action: %(game)s has no %(tool)s (it has no shared tools)")
+    return translate(template) % said

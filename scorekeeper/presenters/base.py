@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import GameState, HandOutcome, Ruleset
 from games.state import StandingRow
@@ -149,6 +149,19 @@ class TableTools:
     display_facts: list[Fact] = field(default_factory=list)
 
 
+#: The house-rule options' word choices, as the new-game form says them.
+CHOICE_WORDS = {
+    "yes": pgettext_lazy("option choice", "yes"),
+    "no": pgettext_lazy("option choice", "no"),
+    "one": pgettext_lazy("option choice: draw one card", "one"),
+    "until-playable": pgettext_lazy("option choice: draw until a card fits", "until-playable"),
+    "standard": pgettext_lazy("option choice: Dirty UNO's scoring", "standard"),
+    "penalty": pgettext_lazy("option choice: Dirty UNO's scoring", "penalty"),
+    "counts": pgettext_lazy("option choice: a first wild draw four", "counts"),
+    "reshuffle": pgettext_lazy("option choice: a first wild draw four", "reshuffle"),
+}
+
+
 class Presenter:
     """A game as the pages show it; each game's presenter overrides what differs."""
 
@@ -241,7 +254,7 @@ class Presenter:
 
     def option_choice(self, option: str, choice: int | str) -> str:
         """How the new-game form names ``choice`` of the house-rule ``option``."""
-        return str(choice)
+        return str(CHOICE_WORDS.get(str(choice), choice))
 
     def banner_facts(
         self, state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]

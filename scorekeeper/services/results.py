@@ -122,7 +122,7 @@ def game_title(game: Game) -> str:
         except Exception:  # an unknown stored variant: the ruleset's name is enough
             variant = None
     title = game.get_ruleset_display()
-    return f"{title} ({variant.name})" if variant is not None else title
+    return f"{title} ({_(variant.name)})" if variant is not None else title
 
 
 def result_day(game: Game) -> date:

@@ -96,7 +96,7 @@ def table_act(
     ``action`` for a tool the game does not have."""
     with transaction.atomic():
         at = lock_game(game, user, guest, may="change")
-        refused = refusal(at.rules, act.action, at.config.options)
+        refused = refusal(at.rules, act.action, at.config.options, translate=_)
         if refused is not None:
             raise RuleError(refused, "action")
         table, _created = TableState.objects.get_or_create(game=at.game)

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import RULESETS
@@ -41,7 +42,7 @@ def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
             {
                 "game": game,
                 "name": rules.name,
-                "variant": variant.name if variant else "",
+                "variant": _(variant.name) if variant else "",
                 "hands_total": variant.hands if variant else None,
                 "players": ", ".join(s.player.name for s in seats),
                 "winners": ", ".join(s.player.name for s in seats if s.won),

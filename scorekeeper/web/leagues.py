@@ -177,7 +177,7 @@ def game_rows(
         rows.append(
             {
                 "name": rules.name,
-                "score_label": rules.score_label,
+                "score_label": _(rules.score_label),
                 "sheet": reverse("game_sheet", args=[g.pk]),
                 "created_at": g.created_at,
                 "finished": g.status == GameStatus.FINISHED,

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
 from scorekeeper.models import Game, HandAction, HandRevision
@@ -186,7 +187,7 @@ def sheet_context(
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": shows.goal(state.config.options),
         "scoreboard": build_scoreboard(state, grid.columns),
-        "setup": [(o.label, state.config.options.get(o.name)) for o in rules.options],
+        "setup": [(_(o.label), state.config.options.get(o.name)) for o in rules.options],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
         "table_tools": tools_for(state, names),
