@@ -40,8 +40,8 @@ from games.base import (
     top_ranked,
     whole_number,
 )
-from games.errors import mention
-from games.i18n import gettext_noop
+from games.errors import Translate, Words, mention
+from games.i18n import gettext_noop, identity
 from games.kit import TableKit
 from games.naming import join_words, player_name
 from games.problems import Problems
@@ -62,6 +62,9 @@ ONE_DEAL_EACH = "one-deal-each"
 ROUNDS = "rounds"
 ALL_CHIPS = "all-chips"
 GAME_LENGTHS = (ONE_DEAL_EACH, ROUNDS, ALL_CHIPS)
+
+#: Who opens a hand (``next_hand["opens"]``): a template, the card its param.
+OPENS = gettext_noop("whoever holds the %(card)s opens")
 
 
 def hands_in_game(config: GameConfig) -> int | None:
@@ -203,11 +206,11 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
     """Check a reported hand: every player once, with passes (default 0) and cards left
     (0 for the player who went out, 1 up to the cards dealt for everyone else)."""
     if not isinstance(raw, Mapping):
-        raise RuleError("a hand must be an object with 'winner' and 'results'")
+        raise RuleError(gettext_noop("a hand must be an object with 'winner' and 'results'"))
     found = Problems()
     winner: int | None = None
     if raw.get("winner") is None:
-        found.add(RuleError("say who went out", "winner"))
+        found.add(RuleError(gettext_noop("say who went out"), "winner"))
     else:
         try:
             winner = as_player_id(raw.get("winner"), config.players, "winner")
@@ -215,7 +218,11 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
             found.add(error)
     results = raw.get("results")
     if not isinstance(results, list):
-        found.add(RuleError("the results must be a list with one entry per player", "results"))
+        found.add(
+            RuleError(
+                gettext_noop("the results must be a list with one entry per player"), "results"
+            )
+        )
         results = None
     passes: dict[int, int] = {}
     cards_left: dict[int, int] = {}
@@ -224,11 +231,15 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
     unreadable = results is None
     for entry in results or []:
         if not isinstance(entry, Mapping):
-            found.add(RuleError("each result must be an object naming its player", "results"))
+            found.add(
+                RuleError(
+                    gettext_noop("each result must be an object naming its player"), "results"
+                )
+            )
             unreadable = True
             continue
         if entry.get("player") is None:
-            found.add(RuleError("each result must name its player", "results"))
+            found.add(RuleError(gettext_noop("each result must name its player"), "results"))
             unreadable = True
             continue
         try:
@@ -238,7 +249,13 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
             unreadable = True
             continue
         if player in seen:
-            found.add(RuleError(mention(player) + " is listed twice", "results", player))
+            found.add(
+                RuleError(
+                    Words.of(gettext_noop("%(player)s is listed twice"), player=mention(player)),
+                    "results",
+                    player,
+                )
+            )
             continue
         seen.add(player)
         raw_passes = entry.get("passes")
@@ -264,7 +281,12 @@ def parse_hand(config: GameConfig, raw: object, dealt: Mapping[int, int]) -> Dam
         if p not in seen:
             found.add(
                 RuleError(
-                    mention(p) + ": nothing entered: give the passes and the cards left",
+                    Words.of(
+                        gettext_noop(
+                            "%(player)s: nothing entered: give the passes and the cards left"
+                        ),
+                        player=mention(p),
+                    ),
                     "results",
                     p,
                 )
@@ -291,28 +313,54 @@ def _cards_left(raw: object, player: int, winner: int | None, dealt: Mapping[int
         )
         if left != 0:
             raise RuleError(
-                mention(player) + f" went out, so has 0 cards left (got {left})", "results", player
+                Words.of(
+                    gettext_noop("%(player)s went out, so has 0 cards left (got %(left)s)"),
+                    player=mention(player),
+                    left=left,
+                ),
+                "results",
+                player,
             )
         return 0
     if winner is None and raw in (None, 0, "0"):
         return 0  # maybe the player who went out: said once, as "say who went out"
     if raw is None:
-        raise RuleError(mention(player) + ": give the cards left in hand", "results", player)
-    left = as_count(raw, "results", gettext_noop("the cards left"), player=player)
-    if left == 0:
-        whom = " (" + mention(winner) + ")" if winner is not None else ""
         raise RuleError(
-            mention(player)
-            + " has 0 cards left, but only the player who went out"
-            + whom
-            + " can have none",
+            Words.of(
+                gettext_noop("%(player)s: give the cards left in hand"), player=mention(player)
+            ),
             "results",
             player,
         )
+    left = as_count(raw, "results", gettext_noop("the cards left"), player=player)
+    if left == 0:
+        if winner is not None:
+            said = Words.of(
+                gettext_noop(
+                    "%(player)s has 0 cards left, but only the player who went out "
+                    "(%(winner)s) can have none"
+                ),
+                player=mention(player),
+                winner=mention(winner),
+            )
+        else:
+            said = Words.of(
+                gettext_noop(
+                    "%(player)s has 0 cards left, but only the player who went out can have none"
+                ),
+                player=mention(player),
+            )
+        raise RuleError(said, "results", player)
     if left > dealt[player]:
         raise RuleError(
-            mention(player) + f" was dealt {dealt[player]} cards this hand, so cannot "
-            f"have {left} left",
+            Words.of(
+                gettext_noop(
+                    "%(player)s was dealt %(dealt)s cards this hand, so cannot have %(left)s left"
+                ),
+                player=mention(player),
+                dealt=dealt[player],
+                left=left,
+            ),
             "results",
             player,
         )
@@ -374,25 +422,46 @@ class DamnYou(Ruleset):
     wins_with = "high"
     score_label = gettext_noop("chips")
     #: The holder of the seven of diamonds lays it first.
-    table_kit = TableKit(lead_card="7♦", lead_does="lay it in the centre and play first")
+    table_kit = TableKit(
+        lead_card="7♦", lead_does=gettext_noop("lay it in the centre and play first")
+    )
     #: A player passes once a turn, and a hand rarely lasts 30 of their turns.
     plausible_ceiling = 30
     plausible_unit = gettext_noop("passes")
     demo_weight = 20
     demo_tonight_hands = 2
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
+        """Who deals, who opens and who antes an extra chip; said with ``translate``
+        (the Django side's ``gettext``) in its language."""
+        say = translate
         short = [player_name(p, names) for p in next_hand.get("short", [])]
         dealer = next_hand.get("dealer")
         parts = []
         if dealer is not None:
-            parts.append(f"{player_name(dealer, names)} deals.")
-        parts.append("Whoever holds the 7♦ opens.")
-        if short:
-            verb = "antes" if len(short) == 1 else "ante"
-            parts.append(f"{join_words(short)} {verb} an extra chip (one card short).")
+            parts.append(
+                say(gettext_noop("%(dealer)s deals.")) % {"dealer": player_name(dealer, names)}
+            )
+        parts.append(
+            say(gettext_noop("Whoever holds the %(card)s opens.")) % {"card": OPENING_CARD}
+        )
+        if len(short) == 1:
+            parts.append(
+                say(gettext_noop("%(player)s antes an extra chip (one card short)."))
+                % {"player": short[0]}
+            )
+        elif short:
+            parts.append(
+                say(gettext_noop("%(players)s ante an extra chip (one card short)."))
+                % {"players": _join_names(short, say)}
+            )
         else:
-            parts.append("The cards come out even: no extra ante.")
+            parts.append(say(gettext_noop("The cards come out even: no extra ante.")))
         return " ".join(parts)
 
     def reported_amounts(
@@ -431,23 +500,33 @@ class DamnYou(Ruleset):
 
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [
-            {"card": "Ante", "points": ANTE, "note": "Every player, into the pot before the deal."},
             {
-                "card": "Short hand",
+                "card": gettext_noop("Ante"),
+                "points": ANTE,
+                "note": gettext_noop("Every player, into the pot before the deal."),
+            },
+            {
+                "card": gettext_noop("Short hand"),
                 "points": SHORT_ANTE,
-                "note": "Extra ante from each player dealt one card fewer.",
+                "note": gettext_noop("Extra ante from each player dealt one card fewer."),
             },
-            {"card": "Pass", "points": 1, "note": "Each time a player cannot play."},
             {
-                "card": "Each card left in hand",
+                "card": gettext_noop("Pass"),
                 "points": 1,
-                "note": "Paid by every other player when someone goes out.",
+                "note": gettext_noop("Each time a player cannot play."),
             },
             {
-                "card": "The pot",
-                "points": "all of it",
-                "note": "Goes to the player who went out. A player with no chips pays nothing "
-                "and plays on; when only one player holds chips, the game ends.",
+                "card": gettext_noop("Each card left in hand"),
+                "points": 1,
+                "note": gettext_noop("Paid by every other player when someone goes out."),
+            },
+            {
+                "card": gettext_noop("The pot"),
+                "points": gettext_noop("all of it"),
+                "note": gettext_noop(
+                    "Goes to the player who went out. A player with no chips pays nothing "
+                    "and plays on; when only one player holds chips, the game ends."
+                ),
             },
         ]
 
@@ -485,19 +564,43 @@ class DamnYou(Ruleset):
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["ended_by"] == "hands":
             rounds = (hands_in_game(config) or 0) // len(config.players)
-            each = "one hand" if rounds == 1 else f"{rounds} hands"
-            raise RuleError(
-                f"the game is over after hand {number - 1} ({each} dealt by each player)"
-            )
+            if rounds == 1:
+                over = gettext_noop(
+                    "the game is over after hand %(hand)s (one hand dealt by each player)"
+                )
+            else:
+                over = gettext_noop(
+                    "the game is over after hand %(hand)s (%(rounds)s hands dealt by each player)"
+                )
+            raise RuleError(Words.of(over, hand=number - 1, rounds=rounds))
         if carry["ended_by"]:
             holder = mention(carry["sole_holder"])
             if carry["closing_ante"] is not None:  # this hand's ante ended the game
-                said = f"after the ante of hand {number} only " + holder + " holds chips"
+                said = Words.of(
+                    gettext_noop(
+                        "the game is over: after the ante of hand %(hand)s only %(player)s "
+                        "holds chips"
+                    ),
+                    hand=number,
+                    player=holder,
+                )
             elif not any(carry["chips"]):  # the passes took every chip: the last payer won
-                said = holder + f" paid the last chip in hand {number - 1}"
+                said = Words.of(
+                    gettext_noop(
+                        "the game is over: %(player)s paid the last chip in hand %(hand)s"
+                    ),
+                    player=holder,
+                    hand=number - 1,
+                )
             else:
-                said = "only " + holder + f" holds chips since hand {number - 1}"
-            raise RuleError("the game is over: " + said)
+                said = Words.of(
+                    gettext_noop(
+                        "the game is over: only %(player)s holds chips since hand %(hand)s"
+                    ),
+                    player=holder,
+                    hand=number - 1,
+                )
+            raise RuleError(said)
 
     def fold(
         self, config: GameConfig, carry: Mapping[str, Any], number: int, raw: Mapping[str, Any]
@@ -529,7 +632,8 @@ class DamnYou(Ruleset):
         :func:`last_chip_unnamed`)."""
         if last_chip_unnamed(config, outcome):
             raise RuleError(
-                "the passes leave nobody holding chips: say who paid the last chip", "last_chip"
+                gettext_noop("the passes leave nobody holding chips: say who paid the last chip"),
+                "last_chip",
             )
 
     def finish(
@@ -667,7 +771,7 @@ class DamnYou(Ruleset):
             "short": short_players(config, dealer),
             "deal": [{"player": p, "cards": dealt[p]} for p in config.players],
             "ante": [{"player": p, "amount": due[p]} for p in config.players],
-            "opens": f"whoever holds the {OPENING_CARD} opens",
+            "opens": OPENS % {"card": OPENING_CARD},
         }
 
 
@@ -677,13 +781,30 @@ def _check_last_chip(hand: DamnYouHand, after_ante: Mapping[int, int], needed: b
     checked on entry only: ``DamnYou.check_entry``.)"""
     if not needed and hand.last_chip is not None:
         raise RuleError(
-            "who paid the last chip is asked only when the passes leave nobody holding "
-            "chips, and these passes do not",
+            gettext_noop(
+                "who paid the last chip is asked only when the passes leave nobody holding "
+                "chips, and these passes do not"
+            ),
             "last_chip",
         )
     if hand.last_chip is not None and after_ante[hand.last_chip] == 0:
         raise RuleError(
-            mention(hand.last_chip)
-            + " held no chips after the ante, so cannot have paid the last chip",
+            Words.of(
+                gettext_noop(
+                    "%(player)s held no chips after the ante, so cannot have paid the last chip"
+                ),
+                player=mention(hand.last_chip),
+            ),
             "last_chip",
         )
+
+
+def _join_names(names: Sequence[str], translate: Translate) -> str:
+    """``a and b``, ``a, b and c``: :func:`games.naming.join_words`, said with
+    ``translate``."""
+    if translate is identity or len(names) < 2:
+        return join_words(names)
+    return translate(gettext_noop("%(names)s and %(last)s")) % {
+        "names": ", ".join(names[:-1]),
+        "last": names[-1],
+    }

@@ -37,8 +37,8 @@ from games.base import (
     top_ranked,
 )
 from games.cards import SUIT_NAMES, SUITS, check_copies, french_deck, parse_french
-from games.errors import mention
-from games.i18n import gettext_noop
+from games.errors import Translate, Words, mention
+from games.i18n import gettext_noop, identity
 from games.kit import TableKit
 from games.problems import Problems
 from games.table_sim import Skill, expand, pick_winner
@@ -46,9 +46,18 @@ from games.table_sim import Skill, expand, pick_winner
 RANKS_IN_PLAY: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
 #: The 24-card deck: 9 to ace in each suit, no jokers.
 DECK = french_deck(1, jokers_per_deck=0, ranks=RANKS_IN_PLAY)
-DECK_NAME = "the 24-card deck (9 to ace)"
+DECK_NAME = gettext_noop("the 24-card deck (9 to ace)")
 #: The bower of each suit: the jack of the same colour in the other suit.
 BOWER: Mapping[str, str] = {"H": "JD", "D": "JH", "C": "JS", "S": "JC"}
+
+#: The suits' names in messages (marked, so a page says them in its language).
+SUIT_WORDS: Mapping[str, str] = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
+assert SUIT_WORDS == SUIT_NAMES
 
 #: How the rules hint shows a suit.
 SUIT_SYMBOL: Mapping[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -78,6 +87,8 @@ _SUIT_SPELLINGS: Mapping[str, str] = {
     "♣": "C",
     "♧": "C",
 }
+#: What ``bower_in_surplus`` says, in a refusal.
+BOWER_AMONG_SURPLUS = gettext_noop("the bower among the surplus")
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
 
@@ -89,7 +100,12 @@ def parse_suit(value: object) -> str:
         if suit is not None:
             return suit
     raise RuleError(
-        f"{value!r} is not a suit: give S, H, D or C (or ♠ ♥ ♦ ♣, or spades, hearts…)",
+        Words.of(
+            gettext_noop(
+                "%(typed)s is not a suit: give S, H, D or C (or ♠ ♥ ♦ ♣, or spades, hearts…)"
+            ),
+            typed=repr(value),
+        ),
         "suit",
     )
 
@@ -112,7 +128,14 @@ def _as_bool(value: object, field_name: str, what: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
         return value.strip().lower() in _TRUE
-    raise RuleError(f"{what} must be true or false (got {value!r})", field_name)
+    raise RuleError(
+        Words.of(
+            gettext_noop("%(what)s must be true or false (got %(typed)s)"),
+            what=Words.of(what),
+            typed=repr(value),
+        ),
+        field_name,
+    )
 
 
 @dataclass(frozen=True)
@@ -149,28 +172,39 @@ class DirtyDealsHand:
 def _parse_surplus_cards(raw: object, suit: str | None) -> tuple[str, ...]:
     codes = raw.replace(",", " ").split() if isinstance(raw, str) else raw
     if not isinstance(codes, list | tuple):
-        raise RuleError("the surplus must be a list of card codes", "surplus")
+        raise RuleError(gettext_noop("the surplus must be a list of card codes"), "surplus")
     cards = []
-    bad: list[str] = []
+    bad: list[Words] = []
     for code in codes:
         try:
             cards.append(parse_french(code))
         except CardError as exc:
-            bad.append(exc.message)
+            bad.append(exc.words)
     if bad:
-        raise CardError("; ".join(bad), "surplus")
+        raise CardError(_one_after_another(bad), "surplus")
     parsed = tuple(card.code for card in cards)
     check_copies(parsed, DECK, field="surplus", deck_name=DECK_NAME)
     claimed = [card.code for card in cards if suit is not None and card.suit == suit]
     if claimed:
         assert suit is not None
-        listed = " and ".join(claimed)
-        one = len(claimed) == 1
-        raise RuleError(
-            f"{listed} {'is one' if one else 'are'} of the six {SUIT_NAMES[suit]} claimed, "
-            f"so {'it is' if one else 'they are'} not surplus",
-            "surplus",
-        )
+        suit_name = Words.of(SUIT_WORDS[suit])
+        if len(claimed) == 1:
+            said = Words.of(
+                gettext_noop("%(cards)s is one of the six %(suit)s claimed, so it is not surplus"),
+                cards=claimed[0],
+                suit=suit_name,
+            )
+        else:
+            listed: str | Words = claimed[0]
+            for code in claimed[1:]:
+                # "9S and 10S and JS", said in the page's language.
+                listed = Words.of(gettext_noop("%(cards)s and %(card)s"), cards=listed, card=code)
+            said = Words.of(
+                gettext_noop("%(cards)s are of the six %(suit)s claimed, so they are not surplus"),
+                cards=listed,
+                suit=suit_name,
+            )
+        raise RuleError(said, "surplus")
     return parsed
 
 
@@ -179,20 +213,21 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
     plus whether the bower is among them) and who else holds the bower, if anyone.
     Every problem is found (see :mod:`games.problems`); the surplus's are the claimant's."""
     if not isinstance(raw, Mapping):
-        raise RuleError("a hand must be an object with 'winner', 'suit' and 'surplus'")
+        raise RuleError(
+            gettext_noop("a hand must be an object with 'winner', 'suit' and 'surplus'")
+        )
     found = Problems()
     winner: int | None = None
     if raw.get("winner") is None:
-        found.add(RuleError("say who claimed the hand", "winner"))
+        found.add(RuleError(gettext_noop("say who claimed the hand"), "winner"))
     else:
         try:
             winner = as_player_id(raw.get("winner"), config.players, "winner")
         except RuleError as error:
             found.add(error)
-    who = mention(winner) + ": " if winner is not None else ""
     suit: str | None = None
     if raw.get("suit") is None:
-        found.add(RuleError("say which suit was claimed", "suit"))
+        found.add(RuleError(gettext_noop("say which suit was claimed"), "suit"))
     else:
         try:
             suit = parse_suit(raw.get("suit"))
@@ -221,21 +256,36 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
                     player=winner,
                 )
                 if said != count:
+                    if count == 1:
+                        differs = gettext_noop(
+                            "the number of surplus cards is %(said)s, but %(count)s is listed"
+                        )
+                    else:
+                        differs = gettext_noop(
+                            "the number of surplus cards is %(said)s, but %(count)s are listed"
+                        )
                     raise RuleError(
-                        who + f"the number of surplus cards is {said}, but {count} "
-                        f"{'is' if count == 1 else 'are'} listed",
+                        _claimants(winner, Words.of(differs, said=said, count=count)),
                         "surplus_count",
                     )
             except RuleError as error:
                 found.add(error, winner)
         if surplus is not None and raw_bower_in is not None and bower is not None:
             try:
-                said_in = _as_bool(raw_bower_in, "bower_in_surplus", "the bower among the surplus")
+                said_in = _as_bool(raw_bower_in, "bower_in_surplus", BOWER_AMONG_SURPLUS)
                 if said_in != bower_in:
-                    listed = "include it" if bower_in else "do not include it"
+                    if bower_in:
+                        disagrees = gettext_noop(
+                            "saying whether the bower %(bower)s is among the surplus "
+                            "disagrees with the cards listed (they include it)"
+                        )
+                    else:
+                        disagrees = gettext_noop(
+                            "saying whether the bower %(bower)s is among the surplus "
+                            "disagrees with the cards listed (they do not include it)"
+                        )
                     raise RuleError(
-                        who + f"saying whether the bower {bower} is among the surplus "
-                        f"disagrees with the cards listed (they {listed})",
+                        _claimants(winner, Words.of(disagrees, bower=bower)),
                         "bower_in_surplus",
                     )
             except RuleError as error:
@@ -259,20 +309,38 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
             bower_in = (
                 False
                 if raw_bower_in is None
-                else _as_bool(raw_bower_in, "bower_in_surplus", "the bower among the surplus")
+                else _as_bool(raw_bower_in, "bower_in_surplus", BOWER_AMONG_SURPLUS)
             )
             if bower_in and count < 1:
                 raise RuleError(
-                    who + "the bower is among the surplus, so there is at least 1 surplus card",
+                    _claimants(
+                        winner,
+                        Words.of(
+                            gettext_noop(
+                                "the bower is among the surplus, so there is at least 1 "
+                                "surplus card"
+                            )
+                        ),
+                    ),
                     "surplus_count",
                 )
             if count == MAX_SURPLUS and not bower_in and bower is not None:
                 # Every card is in someone's hand: a surplus of 18 beside the six
                 # claimed is all 24 cards, the bower among them.
                 raise RuleError(
-                    who + f"a surplus of {MAX_SURPLUS} means the claimant holds all "
-                    f"{len(DECK)} cards, so the bower {bower} is among the surplus "
-                    "and no other player holds it",
+                    _claimants(
+                        winner,
+                        Words.of(
+                            gettext_noop(
+                                "a surplus of %(most)s means the claimant holds all %(cards)s "
+                                "cards, so the bower %(bower)s is among the surplus and no "
+                                "other player holds it"
+                            ),
+                            most=MAX_SURPLUS,
+                            cards=len(DECK),
+                            bower=bower,
+                        ),
+                    ),
                     "surplus_count",
                 )
         except RuleError as error:
@@ -283,18 +351,34 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
     if raw.get("bower_holder") not in (None, ""):
         try:
             holder = as_player_id(raw.get("bower_holder"), config.players, "bower_holder")
-            the_bower = f"the bower {bower}" if bower else "the bower"
             if holder == winner:
-                raise RuleError(
-                    f"the claimant cannot be the bower holder: {the_bower} in the "
-                    "claimant's hand is surplus",
-                    "bower_holder",
-                    holder,
-                )
+                if bower:
+                    refusal = Words.of(
+                        gettext_noop(
+                            "the claimant cannot be the bower holder: the bower %(bower)s in "
+                            "the claimant's hand is surplus"
+                        ),
+                        bower=bower,
+                    )
+                else:
+                    refusal = Words.of(
+                        gettext_noop(
+                            "the claimant cannot be the bower holder: the bower in the "
+                            "claimant's hand is surplus"
+                        )
+                    )
+                raise RuleError(refusal, "bower_holder", holder)
             if bower_in:
+                # The bower is among the surplus: the suit, so the bower, is known.
                 raise RuleError(
-                    f"{the_bower} is one card: it cannot be both in the claimant's "
-                    "surplus and with " + mention(holder),
+                    Words.of(
+                        gettext_noop(
+                            "the bower %(bower)s is one card: it cannot be both in the "
+                            "claimant's surplus and with %(player)s"
+                        ),
+                        bower=bower,
+                        player=mention(holder),
+                    ),
                     "bower_holder",
                     holder,
                 )
@@ -305,8 +389,14 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
         # a bower that is not surplus is held by another player, who earns the bonus.
         found.add(
             RuleError(
-                f"the bower {bower} is not in the claimant's surplus, so another player "
-                "holds it: say who (or, if the claimant holds it, add it to the surplus)",
+                Words.of(
+                    gettext_noop(
+                        "the bower %(bower)s is not in the claimant's surplus, so another "
+                        "player holds it: say who (or, if the claimant holds it, add it to "
+                        "the surplus)"
+                    ),
+                    bower=bower,
+                ),
                 "bower_holder",
             )
         )
@@ -314,6 +404,22 @@ def parse_hand(config: GameConfig, raw: object) -> DirtyDealsHand:
     assert winner is not None
     assert suit is not None
     return DirtyDealsHand(winner, suit, surplus, count, bower_in, holder)
+
+
+def _claimants(winner: int | None, words: Words) -> Words:
+    """``words`` said as the claimant's ("player 1: …"), when the claimant is known."""
+    if winner is None:
+        return words
+    return Words.of(gettext_noop("%(player)s: %(what)s"), player=mention(winner), what=words)
+
+
+def _one_after_another(problems: list[Words]) -> Words:
+    """Several cards' problems in one message, one after another ("…; …")."""
+    said = problems[0]
+    for more in problems[1:]:
+        # Punctuation only: no words to translate (not marked).
+        said = Words.of("%(said)s; %(more)s", said=said, more=more)
+    return said
 
 
 def _about_surplus(found: Problems) -> bool:
@@ -338,7 +444,9 @@ class DirtyDeals(Ruleset):
     #: The negotiations' timer, and the holder of the nine of clubs leads to the first
     #: trick.
     table_kit = TableKit(
-        timer="negotiation timer", lead_card="9♣", lead_does="lead the first trick"
+        timer=gettext_noop("negotiation timer"),
+        lead_card="9♣",
+        lead_does=gettext_noop("lead the first trick"),
     )
     demo_weight = 15
     options = (
@@ -353,14 +461,21 @@ class DirtyDeals(Ruleset):
         ),
     )
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
+        """The bower of each suit; said with ``translate`` (the Django side's
+        ``gettext``) in its language."""
         pairs = next_hand.get("bowers") or BOWER
         listed = " · ".join(
             f"{SUIT_SYMBOL[s]} {pairs[s][:-1]}{SUIT_SYMBOL[pairs[s][-1]]}"
             for s in ("H", "D", "C", "S")
             if s in pairs
         )
-        return f"Bowers: {listed}."
+        return translate(gettext_noop("Bowers: %(bowers)s.")) % {"bowers": listed}
 
     def random_hand(
         self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
@@ -385,25 +500,27 @@ class DirtyDeals(Ruleset):
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [
             {
-                "card": "Claim: all six cards of one suit",
+                "card": gettext_noop("Claim: all six cards of one suit"),
                 "points": CLAIM_POINTS,
-                "note": "Scored by the claimant.",
+                "note": gettext_noop("Scored by the claimant."),
             },
             {
-                "card": "The claimed suit's bower among the surplus",
+                "card": gettext_noop("The claimed suit's bower among the surplus"),
                 "points": -BOWER_SURPLUS_COST,
-                "note": "The bower is the jack of the same colour: hearts JD, diamonds JH, "
-                "clubs JS, spades JC.",
+                "note": gettext_noop(
+                    "The bower is the jack of the same colour: hearts JD, diamonds JH, "
+                    "clubs JS, spades JC."
+                ),
             },
             {
-                "card": "Each other surplus card",
+                "card": gettext_noop("Each other surplus card"),
                 "points": -SURPLUS_COST,
-                "note": "A claim never scores below 0.",
+                "note": gettext_noop("A claim never scores below 0."),
             },
             {
-                "card": "Another player holding the claimed suit's bower",
+                "card": gettext_noop("Another player holding the claimed suit's bower"),
                 "points": BOWER_BONUS,
-                "note": "Bonus for that player.",
+                "note": gettext_noop("Bonus for that player."),
             },
         ]
 
@@ -414,9 +531,14 @@ class DirtyDeals(Ruleset):
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["champion"] is not None:
             raise RuleError(
-                "the match is over: "
-                + mention(carry["champion"])
-                + f" won {RUBBERS_TO_WIN} rubbers by hand {number - 1}"
+                Words.of(
+                    gettext_noop(
+                        "the match is over: %(player)s won %(rubbers)s rubbers by hand %(hand)s"
+                    ),
+                    player=mention(carry["champion"]),
+                    rubbers=RUBBERS_TO_WIN,
+                    hand=number - 1,
+                )
             )
 
     def fold(
