@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from games.errors import CardError
+from games.errors import CardError, Words
+from games.i18n import gettext_noop
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_NAMES: Mapping[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -99,7 +100,12 @@ def parse_french(code: object, *, suit_optional: bool = False) -> FrenchCard:
     whose suit was not given, for games where suits score nothing.
     """
     if not isinstance(code, str):
-        raise CardError(f"{code!r} is not a card code (expected text such as 'AS' or '10H')")
+        raise CardError(
+            Words.of(
+                gettext_noop("%(code)s is not a card code (expected text such as 'AS' or '10H')"),
+                code=repr(code),
+            )
+        )
     # Cards are immutable and a sheet repeats the same few codes: parse each once.
     return _parse_french(code, suit_optional)
 
@@ -116,10 +122,16 @@ def _parse_french(code: str, suit_optional: bool) -> FrenchCard:
         if alone in RANKS:
             return FrenchCard(alone, None)
     if len(text) < 2:
-        alternative = ", or the rank alone such as '4'" if suit_optional else ""
-        raise CardError(
-            f"'{code}' is not a card: write rank then suit, such as 'AS' or '10H'{alternative}"
-        )
+        if suit_optional:
+            message = gettext_noop(
+                "'%(code)s' is not a card: write rank then suit, such as 'AS' or '10H', "
+                "or the rank alone such as '4'"
+            )
+        else:
+            message = gettext_noop(
+                "'%(code)s' is not a card: write rank then suit, such as 'AS' or '10H'"
+            )
+        raise CardError(Words.of(message, code=code))
     rank, suit = text[:-1], text[-1]
     if rank == "T":
         rank = "10"
@@ -129,9 +141,24 @@ def _parse_french(code: str, suit_optional: bool) -> FrenchCard:
         if rank == "T":
             rank = "10"
         if suit not in SUITS or rank not in RANKS:
-            raise CardError(f"'{code}' is not a card: the suit must be S, H, D or C (or ♠ ♥ ♦ ♣)")
+            raise CardError(
+                Words.of(
+                    gettext_noop(
+                        "'%(code)s' is not a card: the suit must be S, H, D or C (or ♠ ♥ ♦ ♣)"
+                    ),
+                    code=code,
+                )
+            )
     if rank not in RANKS:
-        raise CardError(f"'{code}' is not a card: '{rank}' is not a rank (A 2–10 J Q K, or JK)")
+        raise CardError(
+            Words.of(
+                gettext_noop(
+                    "'%(code)s' is not a card: '%(rank)s' is not a rank (A 2–10 J Q K, or JK)"
+                ),
+                code=code,
+                rank=rank,
+            )
+        )
     return FrenchCard(rank, suit)
 
 
@@ -242,7 +269,12 @@ def parse_uno(code: object, *, colour_optional: bool = False) -> UnoCard:
     then a Reverse: the red cards are ``RR`` (Reverse), ``R7`` and so on.
     """
     if not isinstance(code, str):
-        raise CardError(f"{code!r} is not a card code (expected text such as 'G7' or 'W+4')")
+        raise CardError(
+            Words.of(
+                gettext_noop("%(code)s is not a card code (expected text such as 'G7' or 'W+4')"),
+                code=repr(code),
+            )
+        )
     return _parse_uno(code, colour_optional)
 
 
@@ -256,14 +288,29 @@ def _parse_uno(code: str, colour_optional: bool) -> UnoCard:
         if alone is not None:
             return UnoCard(None, alone)
     if len(text) < 2 or text[0] not in UNO_COLOURS:
-        alternative = ", a value alone such as '7' or 'S'," if colour_optional else ","
-        raise CardError(
-            f"'{code}' is not an UNO card: write colour (R, Y, G, B) then value, "
-            f"such as 'G7', 'BS' or 'Y+2'{alternative} or a wild 'W' / 'W+4'"
-        )
+        if colour_optional:
+            message = gettext_noop(
+                "'%(code)s' is not an UNO card: write colour (R, Y, G, B) then value, "
+                "such as 'G7', 'BS' or 'Y+2', a value alone such as '7' or 'S', "
+                "or a wild 'W' / 'W+4'"
+            )
+        else:
+            message = gettext_noop(
+                "'%(code)s' is not an UNO card: write colour (R, Y, G, B) then value, "
+                "such as 'G7', 'BS' or 'Y+2', or a wild 'W' / 'W+4'"
+            )
+        raise CardError(Words.of(message, code=code))
     colour, value = text[0], _uno_value(text[1:])
     if value is None:
-        raise CardError(f"'{code}' is not an UNO card: '{text[1:]}' is not a value (0–9, S, R, +2)")
+        raise CardError(
+            Words.of(
+                gettext_noop(
+                    "'%(code)s' is not an UNO card: '%(value)s' is not a value (0–9, S, R, +2)"
+                ),
+                code=code,
+                value=text[1:],
+            )
+        )
     return UnoCard(colour, value)
 
 
@@ -288,29 +335,66 @@ def uno_deck() -> Counter[str]:
 
 #: What a rank (or UNO value) is called in the plural, for messages.
 _PLURALS: Mapping[str, str] = {
-    "A": "aces",
-    "J": "jacks",
-    "Q": "queens",
-    "K": "kings",
-    "0": "zeros",
-    "1": "ones",
-    "2": "twos",
-    "3": "threes",
-    "4": "fours",
-    "5": "fives",
-    "6": "sixes",
-    "7": "sevens",
-    "8": "eights",
-    "9": "nines",
-    "10": "tens",
-    "S": "Skips",
-    "R": "Reverses",
-    "+2": "Draw Twos",
+    "A": gettext_noop("aces"),
+    "J": gettext_noop("jacks"),
+    "Q": gettext_noop("queens"),
+    "K": gettext_noop("kings"),
+    "0": gettext_noop("zeros"),
+    "1": gettext_noop("ones"),
+    "2": gettext_noop("twos"),
+    "3": gettext_noop("threes"),
+    "4": gettext_noop("fours"),
+    "5": gettext_noop("fives"),
+    "6": gettext_noop("sixes"),
+    "7": gettext_noop("sevens"),
+    "8": gettext_noop("eights"),
+    "9": gettext_noop("nines"),
+    "10": gettext_noop("tens"),
+    "S": gettext_noop("Skips"),
+    "R": gettext_noop("Reverses"),
+    "+2": gettext_noop("Draw Twos"),
 }
+CARDS_OF_RANK = gettext_noop("cards of rank %(rank)s")
+
+#: "A card entered too often", by (the deck's name is plural, only one copy held).
+TOO_MANY_COPIES: Mapping[tuple[bool, bool], str] = {
+    (False, True): gettext_noop(
+        "%(code)s is entered %(count)s times, but %(deck)s holds only %(held)s copy"
+    ),
+    (False, False): gettext_noop(
+        "%(code)s is entered %(count)s times, but %(deck)s holds only %(held)s copies"
+    ),
+    (True, True): gettext_noop(
+        "%(code)s is entered %(count)s times, but %(deck)s hold only %(held)s copy"
+    ),
+    (True, False): gettext_noop(
+        "%(code)s is entered %(count)s times, but %(deck)s hold only %(held)s copies"
+    ),
+}
+#: "A rank entered too often", by (the deck's name is plural, the codes are listed).
+TOO_MANY_OF_RANK: Mapping[tuple[bool, bool], str] = {
+    (False, False): gettext_noop(
+        "%(rank)s is entered %(total)s times, but %(deck)s holds only %(held)s %(plural)s"
+    ),
+    (False, True): gettext_noop(
+        "%(rank)s is entered %(total)s times (%(parts)s), but %(deck)s holds only "
+        "%(held)s %(plural)s"
+    ),
+    (True, False): gettext_noop(
+        "%(rank)s is entered %(total)s times, but %(deck)s hold only %(held)s %(plural)s"
+    ),
+    (True, True): gettext_noop(
+        "%(rank)s is entered %(total)s times (%(parts)s), but %(deck)s hold only "
+        "%(held)s %(plural)s"
+    ),
+}
+THE_DECK = gettext_noop("the deck")
+NOT_IN_DECK = gettext_noop("%(code)s is not in %(deck)s")
 
 
-def _holds(deck_name: str) -> str:
-    return "hold" if "decks" in deck_name.split() else "holds"
+def _plural_deck(deck_name: str | Words) -> bool:
+    """Whether the deck's (English) name is a plural ("2 decks with jokers")."""
+    return "decks" in str(deck_name).split()
 
 
 #: Copies of each rank per deck (and ``rank_of``), kept with the deck they count so an
@@ -337,7 +421,7 @@ def check_copies(
     deck: Mapping[str, int],
     *,
     field: str = "results",
-    deck_name: str = "the deck",
+    deck_name: str | Words = THE_DECK,
     rank_of: Callable[[str], str] | None = None,
 ) -> None:
     """Raise :class:`CardError` if ``codes`` hold a card more often than ``deck`` does.
@@ -354,16 +438,22 @@ def check_copies(
         games.errors.CardError: 4 is entered 5 times (4 ×3, 4H, 4S), but the deck holds only 4 fours
     """
     counts = Counter(codes)
+    deck_words = Words.of(deck_name)
+    plural_deck = _plural_deck(deck_name)
     alone = False  # a code that is not a card of the deck: a rank alone, or no card
     for code, count in counts.items():
         held = deck.get(code)
         if held is None:
             alone = True
         elif count > held:
-            copies = "copy" if held == 1 else "copies"
             raise CardError(
-                f"{code} is entered {count} times, "
-                f"but {deck_name} {_holds(deck_name)} only {held} {copies}",
+                Words.of(
+                    TOO_MANY_COPIES[plural_deck, held == 1],
+                    code=code,
+                    count=count,
+                    deck=deck_words,
+                    held=held,
+                ),
                 field=field,
             )
     if not alone:
@@ -372,9 +462,8 @@ def check_copies(
     rank_copies = _rank_copies(deck, rank_of) if rank_of is not None else Counter()
     for code in counts:
         if code not in deck and code not in rank_copies:
-            raise CardError(f"{code} is not in {deck_name}", field=field)
+            raise CardError(Words.of(NOT_IN_DECK, code=code, deck=deck_words), field=field)
     assert rank_of is not None
-    holds = _holds(deck_name)
     # Cards of each rank, by code in the order entered.
     by_rank: dict[str, Counter[str]] = {}
     for code, count in counts.items():
@@ -384,13 +473,20 @@ def check_copies(
             continue  # no card of this rank without its suit: checked above
         total, held = sum(entered.values()), rank_copies[rank]
         if total > held:
-            plural = _PLURALS.get(rank, f"cards of rank {rank}")
+            named = _PLURALS.get(rank)
+            plural = Words.of(named) if named else Words.of(CARDS_OF_RANK, rank=rank)
             parts = ", ".join(
                 code if count == 1 else f"{code} ×{count}" for code, count in entered.items()
             )
-            detail = f" ({parts})" if len(entered) > 1 else ""
             raise CardError(
-                f"{rank} is entered {total} times{detail}, but {deck_name} {holds} "
-                f"only {held} {plural}",
+                Words.of(
+                    TOO_MANY_OF_RANK[plural_deck, len(entered) > 1],
+                    rank=rank,
+                    total=total,
+                    parts=parts,
+                    deck=deck_words,
+                    held=held,
+                    plural=plural,
+                ),
                 field=field,
             )

@@ -24,8 +24,10 @@ from games.base import (
     top_ranked,
 )
 from games.cards import FrenchCard, french_deck, french_rank, parse_french
+from games.errors import Words
 from games.i18n import gettext_noop
 from games.kit import TableKit, TurnedUp
+from games.naming import Hint
 from games.shedding import parse_left_in_hand, reported_left_in_hand
 from games.table_sim import Skill, expand, left_in_hand
 
@@ -51,6 +53,47 @@ HAND_SIZE = 7
 TURNED_UP = 1
 #: The most decks the ``decks`` option offers.
 MOST_DECKS = 8
+
+
+#: The rules hint for the hand in play, by (the hand's number is known, the rank is 7).
+HINTS: Mapping[tuple[bool, bool], str] = {
+    (False, False): gettext_noop(
+        "%(rank)ss are dirt. Laid in suit, a %(rank)s makes the next player draw %(rank)s "
+        "per dirt card unless they answer with a %(rank)s; each %(rank)s left in a hand "
+        "scores %(points)s."
+    ),
+    (False, True): gettext_noop(
+        "%(rank)ss are dirt. Laid in suit, a %(rank)s skips the next player and the one "
+        "after draws %(rank)s per dirt card unless they answer with a %(rank)s; each "
+        "%(rank)s left in a hand scores %(points)s."
+    ),
+    (True, False): gettext_noop(
+        "Hand %(number)s of %(hands)s: %(rank)ss are dirt. Laid in suit, a %(rank)s makes "
+        "the next player draw %(rank)s per dirt card unless they answer with a %(rank)s; "
+        "each %(rank)s left in a hand scores %(points)s."
+    ),
+    (True, True): gettext_noop(
+        "Hand %(number)s of %(hands)s: %(rank)ss are dirt. Laid in suit, a %(rank)s skips "
+        "the next player and the one after draws %(rank)s per dirt card unless they answer "
+        "with a %(rank)s; each %(rank)s left in a hand scores %(points)s."
+    ),
+}
+#: Too few decks for the players, by (one deck).
+TOO_FEW_DECKS: Mapping[bool, str] = {
+    True: gettext_noop(
+        "%(players)s players need at least %(needed)s decks: seven cards each and one "
+        "turned up take %(cards)s cards, and %(decks)s deck hold %(held)s"
+    ),
+    False: gettext_noop(
+        "%(players)s players need at least %(needed)s decks: seven cards each and one "
+        "turned up take %(cards)s cards, and %(decks)s decks hold %(held)s"
+    ),
+}
+#: The decks a hand's cards are checked against, by (one deck).
+DECK_NAMES: Mapping[bool, str] = {
+    True: gettext_noop("%(decks)s deck with jokers"),
+    False: gettext_noop("%(decks)s decks with jokers"),
+}
 
 
 def decks_needed(n_players: int) -> int:
@@ -218,7 +261,7 @@ class Dirt(Ruleset):
 
     def __init__(self) -> None:
         # The deck of each number of decks, built once (it is never changed).
-        self._decks: dict[int, tuple[Counter[str], str]] = {}
+        self._decks: dict[int, tuple[Counter[str], Words]] = {}
 
     def default_options(self, n_players: int) -> dict[str, Any]:
         return {"ten_points": 1, "decks": default_decks(n_players), "stuck_draw": "one"}
@@ -231,19 +274,23 @@ class Dirt(Ruleset):
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         ten = int((options or {}).get("ten_points", 1))
         return [
-            {"card": "Joker", "points": JOKER_POINTS, "note": ""},
+            {"card": gettext_noop("Joker"), "points": JOKER_POINTS, "note": ""},
             {
-                "card": "Dirt rank of the hand (any suit)",
+                "card": gettext_noop("Dirt rank of the hand (any suit)"),
                 "points": DIRT_POINTS,
-                "note": "Overrides the rank's usual value, 7s included.",
+                "note": gettext_noop("Overrides the rank's usual value, 7s included."),
             },
-            {"card": "Ace", "points": ACE_POINTS, "note": ""},
-            {"card": "7", "points": 7, "note": "When 7 is not the dirt rank."},
-            {"card": "2–9", "points": "face value", "note": "When not the dirt rank."},
+            {"card": gettext_noop("Ace"), "points": ACE_POINTS, "note": ""},
+            {"card": "7", "points": 7, "note": gettext_noop("When 7 is not the dirt rank.")},
+            {
+                "card": "2–9",
+                "points": gettext_noop("face value"),
+                "note": gettext_noop("When not the dirt rank."),
+            },
             {
                 "card": "10",
                 "points": ten,
-                "note": "House-rule option ten_points: 1 (as a face card) or 10.",
+                "note": gettext_noop("House-rule option ten_points: 1 (as a face card) or 10."),
             },
             {"card": "J, Q, K", "points": FACE_POINTS, "note": ""},
         ]
@@ -252,17 +299,16 @@ class Dirt(Ruleset):
         rank = str(next_hand["dirt_rank"])
         number = next_hand.get("number")
         left = next_hand.get("hands_left")
-        prefix = ""
-        if number is not None and left is not None:
-            prefix = f"Hand {number} of {int(number) + int(left) - 1}: "
-        effect = (
-            f"a {rank} skips the next player and the one after draws {rank}"
-            if rank == "7"
-            else f"a {rank} makes the next player draw {rank}"
-        )
-        return (
-            f"{prefix}{rank}s are dirt. Laid in suit, {effect} per dirt card unless they "
-            f"answer with a {rank}; each {rank} left in a hand scores {DIRT_POINTS}."
+        counted = number is not None and left is not None
+        hands = int(number) + int(left) - 1 if counted else None
+        return Hint(
+            Words.of(
+                HINTS[counted, rank == "7"],
+                rank=rank,
+                number=number,
+                hands=hands,
+                points=DIRT_POINTS,
+            )
         )
 
     def reported_amounts(
@@ -307,22 +353,27 @@ class Dirt(Ruleset):
 
     def check_config(self, config: GameConfig) -> None:
         if config.teams and len(config.teams[0]) < 1:
-            raise RuleError("teams cannot be empty", "teams")
+            raise RuleError(gettext_noop("teams cannot be empty"), "teams")
         n = len(config.players)
         decks = int(config.options.get("decks") or default_decks(n))
         if decks < decks_needed(n):
             raise RuleError(
-                f"{n} players need at least {decks_needed(n)} decks: seven cards each and "
-                f"one turned up take {HAND_SIZE * n + TURNED_UP} cards, and {decks} "
-                f"deck{'s' if decks != 1 else ''} hold {decks * CARDS_PER_DECK}",
+                Words.of(
+                    TOO_FEW_DECKS[decks == 1],
+                    players=n,
+                    needed=decks_needed(n),
+                    cards=HAND_SIZE * n + TURNED_UP,
+                    decks=decks,
+                    held=decks * CARDS_PER_DECK,
+                ),
                 "options",
             )
 
-    def _deck(self, config: GameConfig) -> tuple[int, Counter[str], str]:
+    def _deck(self, config: GameConfig) -> tuple[int, Counter[str], Words]:
         decks = int(config.options.get("decks") or default_decks(len(config.players)))
         cached = self._decks.get(decks)
         if cached is None:
-            deck_name = f"{decks} deck{'s' if decks != 1 else ''} with jokers"
+            deck_name = Words.of(DECK_NAMES[decks == 1], decks=decks)
             cached = self._decks[decks] = (french_deck(decks, jokers_per_deck=2), deck_name)
         return decks, *cached
 
@@ -336,7 +387,9 @@ class Dirt(Ruleset):
     def check_length(self, config: GameConfig, hands: int) -> None:
         ranks = self.dirt_ranks(config.variant)
         if hands > len(ranks):
-            raise RuleError(f"this game is over after hand {len(ranks)}")
+            raise RuleError(
+                Words.of(gettext_noop("this game is over after hand %(hand)s"), hand=len(ranks))
+            )
 
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         self.check_length(config, number)

@@ -30,8 +30,10 @@ from games.base import (
     top_ranked,
 )
 from games.cards import UnoCard, parse_uno, uno_deck, uno_value
+from games.errors import Words
 from games.i18n import gettext_noop
 from games.kit import TableKit
+from games.naming import Hint
 from games.shedding import parse_left_in_hand, reported_left_in_hand
 from games.table_sim import Skill, expand, left_in_hand
 
@@ -141,10 +143,12 @@ class DirtyUno(Ruleset):
     demo_tonight_hands = 1
 
     def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
-        return (
-            "Settle the last card before counting: after a +2 or Wild +4 the next player "
-            "draws, after an identical card the previous player draws, after a 0 no hands "
-            "pass."
+        return Hint(
+            gettext_noop(
+                "Settle the last card before counting: after a +2 or Wild +4 the next player "
+                "draws, after an identical card the previous player draws, after a 0 no hands "
+                "pass."
+            )
         )
 
     def reported_amounts(
@@ -182,14 +186,14 @@ class DirtyUno(Ruleset):
 
     def card_points(self, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [
-            {"card": "1, 2, 3, 4, 5, 6, 8, 9", "points": "face value", "note": ""},
+            {"card": "1, 2, 3, 4, 5, 6, 8, 9", "points": gettext_noop("face value"), "note": ""},
             {
-                "card": "0 and 7",
+                "card": gettext_noop("0 and 7"),
                 "points": ZERO_SEVEN_POINTS,
-                "note": "The hand-passing and hand-trading cards score like wilds.",
+                "note": gettext_noop("The hand-passing and hand-trading cards score like wilds."),
             },
-            {"card": "Wild, Wild Draw Four", "points": WILD_POINTS, "note": ""},
-            {"card": "Draw Two, Reverse, Skip", "points": ACTION_POINTS, "note": ""},
+            {"card": gettext_noop("Wild, Wild Draw Four"), "points": WILD_POINTS, "note": ""},
+            {"card": gettext_noop("Draw Two, Reverse, Skip"), "points": ACTION_POINTS, "note": ""},
         ]
 
     def start(self, config: GameConfig) -> dict[str, Any]:
@@ -198,7 +202,11 @@ class DirtyUno(Ruleset):
     def check_open(self, config: GameConfig, carry: Mapping[str, Any], number: int) -> None:
         if carry["over_after"] is not None:
             raise RuleError(
-                f"the game is over: a score passed {TARGET} in hand {carry['over_after']}"
+                Words.of(
+                    gettext_noop("the game is over: a score passed %(target)s in hand %(hand)s"),
+                    target=TARGET,
+                    hand=carry["over_after"],
+                )
             )
 
     def fold(
@@ -212,7 +220,7 @@ class DirtyUno(Ruleset):
             card_code=_code,
             card_points=card_points,
             deck=_DECK,
-            deck_name="the 108-card UNO deck",
+            deck_name=gettext_noop("the 108-card UNO deck"),
             rank_of=uno_value,
         )
         if config.options.get("scoring", "standard") == "penalty":

@@ -26,11 +26,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.config import GameConfig
-from games.errors import RuleError, mention
+from games.errors import RuleError, Words, mention
+from games.i18n import gettext_noop
 from games.problems import Problems
 
 #: The games whose hands are scored from the cards left, every card worth at least 1.
 SCORED_FROM_CARDS_LEFT = frozenset({"dirt", "dirty-uno"})
+
+NO_CARDS = gettext_noop(
+    "%(player)s did not go out, so holds at least one card, and every card scores at "
+    "least 1 point: no cards is impossible"
+)
+NO_POINTS = gettext_noop(
+    "%(player)s did not go out, so holds at least one card, and every card scores at "
+    "least 1 point: 0 points is impossible"
+)
 
 
 def impossible(config: GameConfig, hand: Mapping[str, Any]) -> list[RuleError]:
@@ -60,17 +70,10 @@ def _nothing_left(config: GameConfig, hand: Mapping[str, Any]) -> list[RuleError
         if player == winner or player in partners:
             continue
         if row.get("cards") is not None and not row["cards"]:
-            what = "no cards is impossible"
+            message = NO_CARDS
         elif row.get("points") is not None and row["points"] == 0:
-            what = "0 points is impossible"
+            message = NO_POINTS
         else:
             continue
-        errors.append(
-            RuleError(
-                mention(player) + " did not go out, so holds at least one card, and every "
-                "card scores at least 1 point: " + what,
-                "results",
-                player,
-            )
-        )
+        errors.append(RuleError(Words.of(message, player=mention(player)), "results", player))
     return errors

@@ -28,10 +28,10 @@ from games.base import (
     next_hand_of,
     top_ranked,
 )
-from games.errors import mention
+from games.errors import Words, mention
 from games.i18n import gettext_noop
 from games.kit import TableKit
-from games.naming import player_name
+from games.naming import Hint, player_words
 from games.table_sim import Skill, pick_winner
 
 #: Two 52-card decks plus four jokers, eight cards to each player and one turned up
@@ -42,6 +42,18 @@ TURNED_UP = 1
 #: How far the dealer's left-over portion of the deck may be from empty (either way)
 #: for the red aces to be active.
 RED_ACES_MARGIN = 2
+
+
+#: The rules hint for the hand in play, naming the dealer.
+HINT = gettext_noop(
+    "%(who)s deals 8 each. Red aces are live for %(who)s alone if the grabbed portion "
+    "ends within %(margin)s cards of exact."
+)
+#: The rules hint when the dealer is not known.
+HINT_NO_DEALER = gettext_noop(
+    "the dealer deals 8 each. Red aces are live for the dealer alone if the grabbed portion "
+    "ends within %(margin)s cards of exact."
+)
 
 
 def red_aces_active(cards_left_over: int) -> bool:
@@ -128,11 +140,9 @@ class ScrewYourNeighbour(Ruleset):
 
     def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
         dealer = next_hand.get("dealer")
-        who = player_name(dealer, names) if dealer is not None else "the dealer"
-        return (
-            f"{who} deals 8 each. Red aces are live for {who} alone if the grabbed portion "
-            f"ends within {RED_ACES_MARGIN} cards of exact."
-        )
+        if dealer is None:
+            return Hint(Words.of(HINT_NO_DEALER, margin=RED_ACES_MARGIN))
+        return Hint(Words.of(HINT, who=player_words(dealer, names), margin=RED_ACES_MARGIN))
 
     def random_hand(
         self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill
@@ -154,9 +164,9 @@ class ScrewYourNeighbour(Ruleset):
     def parse_hand(self, config: GameConfig, raw: object) -> int:
         """The winner of a reported hand ``{"winner": id}``."""
         if not isinstance(raw, Mapping):
-            raise RuleError("a hand must be an object with 'winner'")
+            raise RuleError(gettext_noop("a hand must be an object with 'winner'"))
         if raw.get("winner") is None:
-            raise RuleError("say who went out first", "winner")
+            raise RuleError(gettext_noop("say who went out first"), "winner")
         return as_player_id(raw.get("winner"), config.players, "winner")
 
     def start(self, config: GameConfig) -> dict[str, Any]:
@@ -166,9 +176,14 @@ class ScrewYourNeighbour(Ruleset):
         if carry["champion"] is not None:
             target = int(config.options.get("target_wins", 3))
             raise RuleError(
-                "the game is over: "
-                + mention(carry["champion"])
-                + f" reached {target} hand wins in hand {number - 1}"
+                Words.of(
+                    gettext_noop(
+                        "the game is over: %(player)s reached %(target)s hand wins in hand %(hand)s"
+                    ),
+                    player=mention(carry["champion"]),
+                    target=target,
+                    hand=number - 1,
+                )
             )
 
     def fold(
