@@ -29,6 +29,7 @@ from django.template import engines
 from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import etag, require_GET
 
@@ -197,6 +198,16 @@ def _static_fingerprint() -> str:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, in the language of the page that registered it (``?lang=``,
+    the page's own: a phone switching language installs the worker of the new one)."""
+    asked = request.GET.get("lang", "")
+    if asked not in {code for code, _name in settings.LANGUAGES}:
+        asked = engine_text.language()
+    with translation.override(asked):
+        return _service_worker()
+
+
+def _service_worker() -> HttpResponse:
     urls = precache_urls()
     template = get_template("rules/sw.js")
     source = getattr(getattr(template, "template", None), "source", "")

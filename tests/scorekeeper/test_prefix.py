@@ -71,7 +71,7 @@ def test_every_address_on_the_pages_is_under_the_prefix(client: Client, user: Us
     html = client.get("/rules/").content.decode()
     assert f'href="{PREFIX}/api/v1/docs/"' in html
     assert f'href="{PREFIX}/manifest.webmanifest"' in html
-    assert f'data-sw="{PREFIX}/sw.js"' in html
+    assert f'data-sw="{PREFIX}/sw.js?lang=en"' in html
     assert f'href="{PREFIX}/static/css/app.css"' in html
     assert client.get("/static/css/app.css").status_code == 200  # the path below the prefix
 

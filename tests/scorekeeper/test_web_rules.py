@@ -240,7 +240,7 @@ def test_pwa_head_and_manifest(client: Client) -> None:
     html = client.get("/rules/").content.decode()
     assert 'rel="manifest"' in html
     assert "js/pwa.js" in html
-    assert 'data-sw="/sw.js"' in html
+    assert 'data-sw="/sw.js?lang=en"' in html
     assert "<script>" not in html  # nothing inline: the CSP allows none
     assert 'href="/manifest.webmanifest"' in html
     response = client.get("/manifest.webmanifest")
