@@ -300,7 +300,7 @@ class Dirt(Ruleset):
         number = next_hand.get("number")
         left = next_hand.get("hands_left")
         counted = number is not None and left is not None
-        hands = int(number) + int(left) - 1 if counted else None
+        hands = int(number) + int(left) - 1 if number is not None and left is not None else None
         return Hint(
             Words.of(
                 HINTS[counted, rank == "7"],

@@ -8,6 +8,8 @@ from games.damn_you import DamnYou
 from games.dirt import Dirt
 from games.dirty_deals import DirtyDeals
 from games.dirty_uno import DirtyUno
+from games.errors import Words
+from games.i18n import gettext_noop
 from games.screw_your_neighbour import ScrewYourNeighbour
 
 RULESETS: dict[str, Ruleset] = {
@@ -21,4 +23,9 @@ def get_ruleset(slug: str) -> Ruleset:
         return RULESETS[slug]
     except (KeyError, TypeError):
         allowed = ", ".join(RULESETS)
-        raise RuleError(f"'{slug}' is not a game here (choose {allowed})", "ruleset") from None
+        words = Words.of(
+            gettext_noop("'%(slug)s' is not a game here (choose %(allowed)s)"),
+            slug=str(slug),
+            allowed=allowed,
+        )
+        raise RuleError(words, "ruleset") from None

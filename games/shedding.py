@@ -52,7 +52,7 @@ def parse_left_in_hand(
     card_code: Callable[[C], str],
     card_points: Callable[[C], int],
     deck: Mapping[str, int],
-    deck_name: str,
+    deck_name: str | Words,
     rank_of: Callable[[str], str] | None = None,
     read_code: Callable[[str], tuple[C, int, str]] | None = None,
 ) -> LeftInHand[C]:

@@ -24,6 +24,9 @@ from games.table_tools import table_kit
 from scorekeeper.presenters.hand_input import HandForm, LeftInHandForm, SheddingHandSerializer
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+if TYPE_CHECKING:
     from rest_framework import serializers
 
     from scorekeeper.web.sheet_panel import Panel
@@ -171,15 +174,15 @@ class Presenter:
     #: A player's problems are shown beside their own pad (else beside the form's part).
     per_player_entry: ClassVar[bool] = False
     #: The grid's column of a fact of each hand (``hand_tag``), and its heading.
-    tag_label: ClassVar[str] = ""
-    points_hint: ClassVar[str] = ""
-    total_label: ClassVar[str] = gettext_lazy("Total")
-    chart_title: ClassVar[str] = gettext_lazy("Running totals after each hand")
+    tag_label: ClassVar[StrOrPromise] = ""
+    points_hint: ClassVar[StrOrPromise] = ""
+    total_label: ClassVar[StrOrPromise] = gettext_lazy("Total")
+    chart_title: ClassVar[StrOrPromise] = gettext_lazy("Running totals after each hand")
     #: The scoreboard's unit of a score.
-    unit: ClassVar[str] = gettext_lazy("pts")
+    unit: ClassVar[StrOrPromise] = gettext_lazy("pts")
     #: The new-game form's words for playing in teams (a game that ``supports_teams``).
-    teams_label: ClassVar[str] = gettext_lazy("Play in teams")
-    teams_help: ClassVar[str] = gettext_lazy(
+    teams_label: ClassVar[StrOrPromise] = gettext_lazy("Play in teams")
+    teams_help: ClassVar[StrOrPromise] = gettext_lazy(
         "Teams of equal size, at least two. A team scores its members' points added up. "
         "Choose each seat's team above."
     )

@@ -58,7 +58,7 @@ class ScrewPresenter(Presenter):
         return ngettext(
             "first to %(target)s hand win (or the target you set, or none)",
             "first to %(target)s hand wins (or the target you set, or none)",
-            target,
+            int(target or 0),
         ) % {"target": target}
 
     def final_score(self, row: StandingRow) -> str:

@@ -121,7 +121,7 @@ def league_role_lines(league: League) -> list[RoleLine]:
     )
     labels = dict(MemberRole.choices)
     lines = [
-        RoleLine(pid, name, role, labels.get(role, role), user_id == league.owner_id)
+        RoleLine(pid, name, role, str(labels.get(role, role)), user_id == league.owner_id)
         for pid, name, role, user_id in rows
     ]
     return sorted(lines, key=lambda line: not line.is_owner)

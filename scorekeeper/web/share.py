@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -47,7 +47,7 @@ ROLE_TEXT = {
 
 
 def link_shown(
-    request: HttpRequest, invite: Invite, role_text: dict[InviteRole, str] = ROLE_TEXT
+    request: HttpRequest, invite: Invite, role_text: Mapping[InviteRole, object] = ROLE_TEXT
 ) -> dict[str, Any]:
     """A live link as a share page shows it (a game's, or a night's with its own
     ``role_text``): its URL and QR code, what it allows, who joined by it, since when."""

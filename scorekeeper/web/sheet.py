@@ -204,8 +204,8 @@ def build_grid(
         columns=columns,
         rows=rows,
         footer=_footer(state, columns),
-        tag_label=shows.tag_label,
-        points_hint=shows.points_hint,
+        tag_label=str(shows.tag_label),
+        points_hint=str(shows.points_hint),
         hidden=state.played - len(state.hands) + skip,
         total=state.played,
     )
@@ -240,7 +240,7 @@ def _footer(state: GameState, columns: Sequence[Column]) -> list[FooterRow]:
     shows = presenter_for(state.config.ruleset)
     rows = [
         *shows.footer_rows(standing),
-        FooterRow(shows.total_label, [str(r.score) if r else "0" for r in standing], "total"),
+        FooterRow(str(shows.total_label), [str(r.score) if r else "0" for r in standing], "total"),
     ]
     if state.hands:
         rows.append(FooterRow(_("Rank"), [ordinal(r.rank) if r else "" for r in standing], "rank"))
@@ -384,7 +384,7 @@ def build_chart(
         right=width - right,
         top=top,
         bottom=height - bottom,
-        title=shows.chart_title,
+        title=str(shows.chart_title),
     )
 
 

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.template import engines
 from django.template.base import Node, TextNode
 from django.template.defaulttags import CommentNode
-from django.template.loader_tags import IncludeNode
+from django.template.loader_tags import BlockNode, IncludeNode
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 
 BASE = Path(settings.BASE_DIR)
@@ -53,6 +53,8 @@ SAME_EVERYWHERE = [
 #: Templates that are not pages: the service worker's script, the web app manifest (its
 #: JSON keys are words; its description and shortcut are translated all the same).
 NOT_PAGES = {"rules/sw.js", "manifest.webmanifest"}
+#: Blocks that hold CSS classes of the page's ``<body>`` and ``<main>``.
+CLASS_BLOCKS = {"body_class", "main_class"}
 READ_ATTRIBUTES = (
     "title",
     "aria-label",
@@ -86,6 +88,8 @@ def texts(nodes: list[Node]) -> Iterator[str]:
             yield node.s
         elif isinstance(node, TranslateNode | BlockTranslateNode | CommentNode | IncludeNode):
             yield "\x00"
+        elif isinstance(node, BlockNode) and node.name in CLASS_BLOCKS:
+            yield "\x00"  # a CSS class, not words
         else:
             for attr in node.child_nodelists:
                 yield from texts(getattr(node, attr, None) or [])
