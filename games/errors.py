@@ -74,7 +74,12 @@ class Words:
         if not params:
             return cls((message,))
         marked = {
-            key: f"{_MARK}{key}{_MARK}" if isinstance(value, Words) else value
+            # A typed value that holds the mark itself (a NUL) must not split the words.
+            key: f"{_MARK}{key}{_MARK}"
+            if isinstance(value, Words)
+            else value.replace(_MARK, "\ufffd")
+            if isinstance(value, str)
+            else value
             for key, value in params.items()
         }
         pieces = (message % marked).split(_MARK)
