@@ -54,12 +54,12 @@ LOCALES := de es
 MESSAGES_IGNORE := --ignore='staticfiles/*' --ignore='tests/*' --ignore='bench/*' --ignore='static/vendor/*' --ignore='static/jsi18n/*'
 
 messages: $(STAMP)
-	$(BIN)/python manage.py makemessages $(LOCALES:%=-l %) -e html,txt,py,webmanifest --no-obsolete $(MESSAGES_IGNORE)
-	$(BIN)/python manage.py makemessages -d djangojs $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
+	SCOREKEEPER_INSECURE_DEV_KEY=1 $(BIN)/python manage.py makemessages $(LOCALES:%=-l %) -e html,txt,py,webmanifest --no-obsolete $(MESSAGES_IGNORE)
+	SCOREKEEPER_INSECURE_DEV_KEY=1 $(BIN)/python manage.py makemessages -d djangojs $(LOCALES:%=-l %) --no-obsolete $(MESSAGES_IGNORE)
 
 compilemessages: $(STAMP)
-	$(BIN)/python manage.py compilemessages --ignore='.venv*'
-	$(BIN)/python manage.py compilejsi18n
+	SCOREKEEPER_INSECURE_DEV_KEY=1 $(BIN)/python manage.py compilemessages --ignore='.venv*'
+	SCOREKEEPER_INSECURE_DEV_KEY=1 $(BIN)/python manage.py compilejsi18n
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from games.config import GameConfig, Option, Variant
-from games.errors import JSON, CardError, Problem, RuleError, Words, mention
+from games.errors import JSON, CardError, Problem, RuleError, Translate, Words, mention
 from games.i18n import gettext_noop as _
+from games.i18n import identity
 from games.inputs import MAX_DIGITS, as_count, as_player_id, whole_number
 from games.kit import TableKit
 from games.state import GameState, HandOutcome, Placement, StandingRow, rank_competition
@@ -132,10 +133,16 @@ class Ruleset(ABC):
         timer)."""
         return None
 
-    def rules_hint(self, next_hand: Mapping[str, JSON], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, JSON],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
         """One line of rules that matters for the hand about to be played (``next_hand``
         as :meth:`play` returns it), with player ids replaced by ``names`` (see
-        :func:`games.naming.player_name`); empty when the game has none."""
+        :func:`games.naming.player_name`), said with ``translate`` (the Django side's
+        ``gettext``: English by default); empty when the game has none."""
         return ""
 
     def reported_amounts(

@@ -35,15 +35,18 @@ from games.base import (
     top_ranked,
     whole_number,
 )
-from games.errors import Words, mention
-from games.i18n import gettext_noop
-from games.naming import player_name
+from games.errors import Translate, Words, mention
+from games.i18n import gettext_noop, identity
+from games.naming import Hint, player_words
 
 #: The most (and, negated, the least) points one player may score in a hand.
 MAX_POINTS = 100_000
 NAME_LENGTH = 60
 NOTES_LENGTH = 5_000
 ENDS = ("target", "rounds", "open")
+#: The sheet's line for the hand in play.
+HINT = gettext_noop("%(who)s deals. After the hand, enter every player's points (0 for none).")
+HINT_NO_DEALER = gettext_noop("After the hand, enter every player's points (0 for none).")
 
 
 class Custom(Ruleset):
@@ -131,10 +134,16 @@ class Custom(Ruleset):
     def table_rules(self, options: Mapping[str, Any]) -> str:
         return str(options.get("notes") or "")
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
         dealer = next_hand.get("dealer")
-        who = player_name(dealer, names) if dealer is not None else "The dealer"
-        return f"{who} deals. After the hand, enter every player's points (0 for none)."
+        if dealer is None:
+            return Hint(Words.of(HINT_NO_DEALER)).say(translate)
+        return Hint(Words.of(HINT, who=player_words(dealer, names))).say(translate)
 
     def open_ended(self, config: GameConfig) -> bool:
         return config.options.get("end") == "open"

@@ -24,8 +24,8 @@ from games.base import (
     top_ranked,
 )
 from games.cards import FrenchCard, french_deck, french_rank, parse_french
-from games.errors import Words
-from games.i18n import gettext_noop
+from games.errors import Translate, Words
+from games.i18n import gettext_noop, identity
 from games.kit import TableKit, TurnedUp
 from games.naming import Hint
 from games.shedding import parse_left_in_hand, reported_left_in_hand
@@ -295,7 +295,12 @@ class Dirt(Ruleset):
             {"card": "J, Q, K", "points": FACE_POINTS, "note": ""},
         ]
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
         rank = str(next_hand["dirt_rank"])
         number = next_hand.get("number")
         left = next_hand.get("hands_left")
@@ -309,7 +314,7 @@ class Dirt(Ruleset):
                 hands=hands,
                 points=DIRT_POINTS,
             )
-        )
+        ).say(translate)
 
     def reported_amounts(
         self, config: GameConfig, number: int, hand: Mapping[str, Any]

@@ -30,8 +30,8 @@ from games.base import (
     top_ranked,
 )
 from games.cards import UnoCard, parse_uno, uno_deck, uno_value
-from games.errors import Words
-from games.i18n import gettext_noop
+from games.errors import Translate, Words
+from games.i18n import gettext_noop, identity
 from games.kit import TableKit
 from games.naming import Hint
 from games.shedding import parse_left_in_hand, reported_left_in_hand
@@ -142,14 +142,19 @@ class DirtyUno(Ruleset):
     demo_weight = 20
     demo_tonight_hands = 1
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
         return Hint(
             gettext_noop(
                 "Settle the last card before counting: after a +2 or Wild +4 the next player "
                 "draws, after an identical card the previous player draws, after a 0 no hands "
                 "pass."
             )
-        )
+        ).say(translate)
 
     def reported_amounts(
         self, config: GameConfig, number: int, hand: Mapping[str, Any]

@@ -28,8 +28,8 @@ from games.base import (
     next_hand_of,
     top_ranked,
 )
-from games.errors import Words, mention
-from games.i18n import gettext_noop
+from games.errors import Translate, Words, mention
+from games.i18n import gettext_noop, identity
 from games.kit import TableKit
 from games.naming import Hint, player_words
 from games.table_sim import Skill, pick_winner
@@ -138,11 +138,17 @@ class ScrewYourNeighbour(Ruleset):
     )
     demo_weight = 15
 
-    def rules_hint(self, next_hand: Mapping[str, Any], names: Mapping[Any, str] | None) -> str:
+    def rules_hint(
+        self,
+        next_hand: Mapping[str, Any],
+        names: Mapping[Any, str] | None,
+        translate: Translate = identity,
+    ) -> str:
         dealer = next_hand.get("dealer")
         if dealer is None:
-            return Hint(Words.of(HINT_NO_DEALER, margin=RED_ACES_MARGIN))
-        return Hint(Words.of(HINT, who=player_words(dealer, names), margin=RED_ACES_MARGIN))
+            return Hint(Words.of(HINT_NO_DEALER, margin=RED_ACES_MARGIN)).say(translate)
+        who = player_words(dealer, names)
+        return Hint(Words.of(HINT, who=who, margin=RED_ACES_MARGIN)).say(translate)
 
     def random_hand(
         self, rng: random.Random, config: GameConfig, state: GameState, skill: Skill

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from scorekeeper.models import AccountLanguage
@@ -140,3 +141,44 @@ def test_an_api_error_in_the_askers_language(user: User, language: str) -> None:
     assert english.status_code == asked.status_code == 400
     assert asked["Content-Language"] == language
     assert english.json() != asked.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize(
+    "slug", ["dirt", "screw-your-neighbour", "damn-you", "dirty-uno", "dirty-deals", "custom"]
+)
+def test_the_sheets_rules_line_is_in_the_phones_language(
+    user: User, slug: str, language: str
+) -> None:
+    """The one line of rules above the entry (who deals, this hand's dirt, the bowers…)
+    is said in the page's language, the players by their names."""
+    from games import get_ruleset
+    from games.rules_hints import context_hint
+    from scorekeeper.selectors.games import game_state
+
+    players = make_players("Ana", "Bo", "Cy", "Di", created_by=user)
+    options = {"name": "Hearts"} if slug == "custom" else None
+    game = make_game(user, slug, players, options=options)
+    state = game_state(game)
+    names = {p.pk: p.name for p in players}
+    english = context_hint(slug, state.next_hand, names)
+    assert english
+    assert get_ruleset(slug).rules_hint(state.next_hand, names) == english
+    with translation.override(language):
+        spoken = context_hint(slug, state.next_hand, names, translation.gettext)
+    assert spoken
+    if (slug, language) != ("dirty-deals", "es"):  # (Spanish tables say "bowers" too)
+        assert spoken != english
+    phone = Client(headers={"accept-language": language})
+    phone.force_login(user)
+    html = phone.get(f"/games/{game.pk}/").content.decode()
+    assert html_lang(html) == language
+    assert 'class="banner-reminder"' in html or 'class="reminder small"' in html
+    if slug == "dirty-uno":  # the line gives way to the hand's reminder, in its language
+        spoken = translation.override(language)(
+            lambda: translation.gettext(state.next_hand["reminder"])
+        )()
+    assert escape(spoken) in html
+    if spoken != english:
+        assert escape(english) not in html
