@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from games.errors import JSON, RuleError, Words
+from games.i18n import Count
 from games.i18n import gettext_noop as _
 from games.inputs import whole_number
 
@@ -122,8 +123,8 @@ class Option:
         if len(text) > self.max_length:
             raise self._refuse(
                 _("%(option)s: must be at most %(most)s characters (got %(count)s)"),
-                most=f"{self.max_length:,}",
-                count=f"{len(text):,}",
+                most=Count(self.max_length),
+                count=Count(len(text)),
             )
         return text
 

@@ -36,7 +36,7 @@ from games.base import (
     whole_number,
 )
 from games.errors import Translate, Words, mention
-from games.i18n import gettext_noop, identity
+from games.i18n import Count, gettext_noop, identity
 from games.naming import Hint, player_words
 
 #: The most (and, negated, the least) points one player may score in a hand.
@@ -206,7 +206,7 @@ class Custom(Ruleset):
                     Words.of(
                         gettext_noop("%(player)s: points must be between −%(most)s and %(most)s"),
                         player=mention(player),
-                        most=f"{MAX_POINTS:,}",
+                        most=Count(MAX_POINTS),
                     ),
                     "scores",
                     player,

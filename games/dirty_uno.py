@@ -47,7 +47,7 @@ ACTION_POINTS = 20
 
 SCORING_WINS_WITH: Mapping[str, str] = {"standard": "high", "penalty": "low"}
 
-REMINDER = (
+REMINDER = gettext_noop(
     "Before counting, settle the last card: after a Draw Two or Wild Draw Four the next "
     "player draws those cards, after an identical-card finish the previous player takes "
     "its penalty, and after a 0 no hands are passed."

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.i18n import gettext_noop, identity
+from games.i18n import Count, gettext_noop, identity, say_number
 
 JSON = Any
 
@@ -115,7 +115,11 @@ class Words:
     def _said(self, names: Mapping[int, str], translate: Translate) -> str:
         if self.template is not None:
             values = {
-                key: value._said(names, translate) if isinstance(value, Words) else value
+                key: value._said(names, translate)
+                if isinstance(value, Words)
+                else say_number(translate, value)
+                if isinstance(value, Count)
+                else value
                 for key, value in self.params
             }
             return _translated(translate, self.template) % values

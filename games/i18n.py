@@ -15,3 +15,27 @@ def gettext_noop(message: str) -> str:
 def identity(message: str) -> str:
     """The "translate" that keeps English: the default of every ``translate=``."""
     return message
+
+
+class Count(int):
+    """A whole number in a message, said grouped in thousands the English way
+    (``str(Count(100000))`` is "100,000"); :func:`say_number` says it the reader's way.
+
+    >>> "at most %(most)s" % {"most": Count(100000)}
+    'at most 100,000'
+    """
+
+    def __str__(self) -> str:
+        return f"{int(self):,}"
+
+
+def say_number(translate: object, value: int) -> str:
+    """``value`` as the language of ``translate`` writes it: a translate that knows
+    (the Django side's, with a ``number`` method) groups it as its language does
+    ("100.000" in German); any other, as :class:`Count` does.
+
+    >>> say_number(identity, 2500)
+    '2,500'
+    """
+    number = getattr(translate, "number", None)
+    return str(number(value)) if callable(number) else str(Count(value))

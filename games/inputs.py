@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from games.errors import RuleError, Words, mention
+from games.i18n import Count
 from games.i18n import gettext_noop as _
 
 #: The most digits a whole number typed as text may have: 64-bit numbers have 19, and
@@ -73,5 +74,5 @@ def as_count(
     if number < 0:
         raise refuse(_("%(said)s cannot be negative"))
     if maximum is not None and number > maximum:
-        raise refuse(_("%(said)s cannot be more than %(most)s"), most=f"{maximum:,}")
+        raise refuse(_("%(said)s cannot be more than %(most)s"), most=Count(maximum))
     return number

@@ -39,7 +39,7 @@ import nh3
 
 from games.base import Ruleset
 from games.errors import Translate
-from games.i18n import gettext_noop, identity
+from games.i18n import gettext_noop, identity, say_number
 from games.registry import RULESETS, get_ruleset
 
 RULES_DIR = Path(__file__).with_name("rules")
@@ -350,7 +350,7 @@ def _marker_variants_inline(
 def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
     if option.get("kind") == "text":
         said = _(gettext_noop("your own words, up to %(count)s characters"))
-        return said % {"count": f"{option['max_length']:,}"}
+        return said % {"count": say_number(_, option["max_length"])}
     if "min" in option:
         said = _(gettext_noop("any whole number %(min)s–%(max)s"))
         return said % {"min": option["min"], "max": option["max"]}

@@ -31,15 +31,28 @@ from scorekeeper import engine_text
 MAX_HITS = 10
 #: A hit scoring under this share of the best one only shares a common word with the query.
 MIN_RELATIVE_SCORE = 0.25
-#: Not looked for: "what does a jack do" looks for jacks.
-_STOPWORDS = (
-    "a an and are as at be by can do does for from how i if in is it my of on or the to "
-    "what when where which who why with you your"
-)
-STOPWORDS = frozenset(_STOPWORDS.split())
+#: Not looked for, per language: "what does a jack do" looks for jacks.
+_STOPWORDS = {
+    "en": "a an and are as at be by can do does for from how i if in is it my of on or the "
+    "to what when where which who why with you your",
+    "de": "ab am an auf aus bei bin bis da darf das dass dem den der des die du ein eine "
+    "einem einen einer es für hat ich im in ist kann man mein meine mit muss oder sind "
+    "tut von wann warum was welche welcher welches wenn wer wie wo zu zum zur",
+    "es": "a al cómo como con cuál cual cuándo cuando de del dónde donde el en es hace la "
+    "las lo los mi mis o para por porque puede puedo que qué quién quien se si son su sus "
+    "tu tus un una unas unos y yo",
+}
+STOPWORDS = {language: frozenset(words.split()) for language, words in _STOPWORDS.items()}
 #: Number words also look for their digits: "draw five" finds "draws 5".
-_NUMBERS = "zero one two three four five six seven eight nine ten"
-NUMBERS = {word: str(n) for n, word in enumerate(_NUMBERS.split())}
+_NUMBERS = {
+    "en": "zero one two three four five six seven eight nine ten",
+    "de": "null eins zwei drei vier fünf sechs sieben acht neun zehn",
+    "es": "cero uno dos tres cuatro cinco seis siete ocho nueve diez",
+}
+NUMBERS = {
+    language: {word: str(n) for n, word in enumerate(words.split())}
+    for language, words in _NUMBERS.items()
+}
 #: Suit symbols and "+" are part of a word, so "7♦" and "+2" find exactly that.
 _WORD_RE = re.compile(r"[\w+♠♥♦♣]+")
 
@@ -170,14 +183,16 @@ def page_url(ruleset: str, anchor: str = "") -> str:
 def search(q: str, ruleset: str | None = None) -> list[Hit]:
     """The best paragraph of each section matching ``q``, best first. Any word of the
     query may match; the words as typed, one after the other, count extra."""
+    language = engine_text.language()
+    stopwords, numbers = STOPWORDS[language], NUMBERS[language]
     words = _words(q)
-    terms = [w for w in words if w not in STOPWORDS]
+    terms = [w for w in words if w not in stopwords]
     if not terms:
         return []
-    terms += [NUMBERS[w] for w in terms if w in NUMBERS]
+    terms += [numbers[w] for w in terms if w in numbers]
     if len(words) > 1:
-        terms += {" ".join(words), " ".join(NUMBERS.get(w, w) for w in words)}
-    rows = _index(engine_text.language()).execute(
+        terms += {" ".join(words), " ".join(numbers.get(w, w) for w in words)}
+    rows = _index(language).execute(
         "SELECT bm25(rules, 1, 3, 2, 1.5, 4), game, game_name, section, title, anchor,"
         " snippet(rules, 4, char(2), char(3), '…', 24) FROM rules"
         " WHERE rules MATCH ? AND ? IN ('', game) ORDER BY 1, rowid",
@@ -226,7 +241,7 @@ def index_json() -> dict[str, Any]:
     return {
         "version": version(),
         "games": {slug: engine_text.rules_for(slug).name for slug in RULESETS},
-        "stopwords": sorted(STOPWORDS),
-        "numbers": NUMBERS,
+        "stopwords": sorted(STOPWORDS[engine_text.language()]),
+        "numbers": NUMBERS[engine_text.language()],
         "documents": [{**d, "url": f"{pages[d['game']]}#{d['anchor']}"} for d in documents()],
     }

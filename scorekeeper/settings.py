@@ -240,6 +240,8 @@ STATICI18N_OUTPUT_DIR = "jsi18n"
 STATICI18N_PACKAGES = ("scorekeeper",)
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
+#: How each language writes a date (Django's own formats for the rest).
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 USE_TZ = True
 
 STATIC_URL = f"{SCRIPT_NAME}/static/"

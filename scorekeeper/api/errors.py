@@ -12,7 +12,6 @@ from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig, TooMan
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
 from django.views import defaults
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -21,6 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import RuleError
 from scorekeeper.api.parsers import too_large_message
+from scorekeeper.engine_text import speak
 from scorekeeper.errors import ConflictError, IdempotencyKeyReused
 from scorekeeper.security import is_api_request
 
@@ -55,7 +55,7 @@ def flatten_validation_errors(detail: Any) -> Any:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RuleError):
         # The message in the request's language (English when none is asked for).
-        return Response(exc.as_dict(gettext), status=status.HTTP_400_BAD_REQUEST)
+        return Response(exc.as_dict(speak), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ConflictError):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IdempotencyKeyReused):

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -210,7 +211,7 @@ def hand_record(
         if played >= MAX_HANDS:
             raise ConflictError(
                 _("A game holds at most %(limit)s hands: start a new game to play on.")
-                % {"limit": f"{MAX_HANDS:,}"}
+                % {"limit": number_format(MAX_HANDS, force_grouping=True)}
             )
         if before.finished:
             raise ConflictError(_("This game is over: no more hands can be recorded."))

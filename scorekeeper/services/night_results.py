@@ -10,7 +10,7 @@ import hashlib
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
@@ -135,7 +135,7 @@ def night_summary(night: Night) -> NightSummary:
     champions = [row.name for row in standings if row.rank == 1]
     closest = _closest(finished)
     biggest = _biggest(games)
-    day = date_format(timezone.localtime(night.created_at), "j M Y")
+    day = date_format(timezone.localtime(night.created_at), "DATE_FORMAT")
     played = ngettext("%(count)s game", "%(count)s games", len(finished)) % {"count": len(finished)}
     lines = [f"{night.name} · {day} · {played}"]
     if champions:

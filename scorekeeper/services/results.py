@@ -23,7 +23,7 @@ from datetime import date, datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
@@ -64,7 +64,7 @@ class Result:
 
     @property
     def day_text(self) -> str:
-        return date_format(self.day, "j M Y")
+        return date_format(self.day, "DATE_FORMAT")
 
     @property
     def hands_text(self) -> str:

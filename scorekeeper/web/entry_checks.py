@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from games import RuleError, Ruleset
 from games.plausible import Unlikely
+from scorekeeper.engine_text import speak
 from scorekeeper.errors import confirm_token
 from scorekeeper.presenters import Presenter
 from scorekeeper.presenters.hand_input import HandForm
@@ -68,7 +69,7 @@ def place_problems(
     seated = set(players)
     placed = PlacedProblems()
     for problem in error.problems:
-        text = problem.say(names, gettext)
+        text = problem.say(names, speak)
         player = problem.player if problem.player in seated else None
         if player is not None and shows.per_player_entry:
             placed.by_player.setdefault(player, []).append(text)
@@ -111,10 +112,10 @@ def question_for(
     lines = []
     for item in items:
         who = names.get(item.player) or gettext("player %(id)s") % {"id": item.player}
-        params = {"who": who, "amount": f"{item.amount:,}"}
+        params = {"who": who, "amount": speak.number(item.amount)}
         passes = item.what == "passes"
         if item.usual is not None:
-            params["usual"] = f"{item.usual:,}"
+            params["usual"] = speak.number(item.usual)
             if passes:
                 line = _(
                     "%(who)s's %(amount)s passes are far above this table's usual (≈%(usual)s)."
@@ -122,7 +123,7 @@ def question_for(
             else:
                 line = _("%(who)s's %(amount)s is far above this table's usual (≈%(usual)s).")
         else:
-            params["most"] = f"{item.limit:,}"
+            params["most"] = speak.number(item.limit)
             params["what"] = gettext(item.what)
             if passes:
                 line = _(

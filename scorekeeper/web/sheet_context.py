@@ -15,8 +15,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
+from games.config import Option
 from scorekeeper.models import Game, HandAction, HandRevision
-from scorekeeper.presenters import presenter_for
+from scorekeeper.presenters import Presenter, presenter_for
 from scorekeeper.presenters.hand_input import HandForm
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.games import (
@@ -187,11 +188,22 @@ def sheet_context(
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": shows.goal(state.config.options),
         "scoreboard": build_scoreboard(state, grid.columns),
-        "setup": [(_(o.label), state.config.options.get(o.name)) for o in rules.options],
+        "setup": [
+            (_(o.label), _option_shown(shows, o, state.config.options.get(o.name)))
+            for o in rules.options
+        ],
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
         "table_tools": tools_for(state, names),
     }
+
+
+def _option_shown(shows: Presenter, option: Option, value: object) -> object:
+    """A house rule's value as the new-game form names it ("penalty" in the page's
+    language); a number or the table's own words as they are."""
+    if isinstance(value, str) and value in option.choices:
+        return shows.option_choice(option.name, value)
+    return value
 
 
 def wants_every_hand(request: HttpRequest) -> bool:

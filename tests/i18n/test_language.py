@@ -176,9 +176,55 @@ def test_the_sheets_rules_line_is_in_the_phones_language(
     assert html_lang(html) == language
     assert 'class="banner-reminder"' in html or 'class="reminder small"' in html
     if slug == "dirty-uno":  # the line gives way to the hand's reminder, in its language
-        spoken = translation.override(language)(
-            lambda: translation.gettext(state.next_hand["reminder"])
-        )()
+        english = state.next_hand["reminder"]
+        spoken = said(language, english)
     assert escape(spoken) in html
     if spoken != english:
         assert escape(english) not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "limit"),
+    [
+        ("en", "28 Nov 2026", "100,000"),
+        ("de", "28. Nov 2026", "100.000"),
+        ("es", "28 nov 2026", "100\xa0000"),
+    ],
+)
+def test_dates_and_numbers_are_written_the_readers_way(language: str, day: str, limit: str) -> None:
+    """A page's dates and the engine's numbers in a message, as the reader's language
+    writes them."""
+    import datetime
+
+    from django.template import Context, Template
+
+    from games.errors import Words
+    from games.i18n import Count
+    from scorekeeper.engine_text import speak
+
+    with translation.override(language):
+        shown = Template('{{ d|date:"DATE_FORMAT" }}').render(
+            Context({"d": datetime.date(2026, 11, 28)})
+        )
+        said = Words.of("at most %(most)s", most=Count(100_000)).say({}, speak)
+    assert shown == day
+    assert said == f"At most {limit}"
+
+
+@pytest.mark.parametrize(
+    ("language", "small_words", "word"),
+    [("en", "what is it", "jack"), ("de", "was ist das", "Bube"), ("es", "qué es la", "jota")],
+)
+def test_the_rules_search_knows_the_small_words_of_the_readers_language(
+    language: str, small_words: str, word: str
+) -> None:
+    """Searching the rules in German passes over German's small words (and the offline
+    search is told the same), and finds a German card name."""
+    from scorekeeper import rules_index
+
+    with translation.override(language):
+        assert rules_index.search(small_words) == []
+        hits = rules_index.search(f"{small_words} {word}")
+        offline = rules_index.index_json()
+    assert hits
+    assert set(small_words.split()) <= set(offline["stopwords"])

@@ -259,7 +259,7 @@
     /* formatting library */
 
     django.formats = {
-    "DATETIME_FORMAT": "j. F Y H:i",
+    "DATETIME_FORMAT": "j. M Y, H:i",
     "DATETIME_INPUT_FORMATS": [
       "%d.%m.%Y %H:%M:%S",
       "%d.%m.%Y %H:%M:%S.%f",
@@ -269,7 +269,7 @@
       "%Y-%m-%d %H:%M",
       "%Y-%m-%d"
     ],
-    "DATE_FORMAT": "j. F Y",
+    "DATE_FORMAT": "j. M Y",
     "DATE_INPUT_FORMATS": [
       "%d.%m.%Y",
       "%d.%m.%y",
@@ -277,7 +277,7 @@
     ],
     "DECIMAL_SEPARATOR": ",",
     "FIRST_DAY_OF_WEEK": 1,
-    "MONTH_DAY_FORMAT": "j. F",
+    "MONTH_DAY_FORMAT": "j. M",
     "NUMBER_GROUPING": 3,
     "SHORT_DATETIME_FORMAT": "d.m.Y H:i",
     "SHORT_DATE_FORMAT": "d.m.Y",

@@ -62,7 +62,7 @@
     /* formatting library */
 
     django.formats = {
-    "DATETIME_FORMAT": "N j, Y, P",
+    "DATETIME_FORMAT": "j M Y, H:i",
     "DATETIME_INPUT_FORMATS": [
       "%Y-%m-%d %H:%M:%S",
       "%Y-%m-%d %H:%M:%S.%f",
@@ -75,7 +75,7 @@
       "%m/%d/%y %H:%M",
       "%Y-%m-%d"
     ],
-    "DATE_FORMAT": "N j, Y",
+    "DATE_FORMAT": "j M Y",
     "DATE_INPUT_FORMATS": [
       "%Y-%m-%d",
       "%m/%d/%Y",
@@ -91,7 +91,7 @@
     ],
     "DECIMAL_SEPARATOR": ".",
     "FIRST_DAY_OF_WEEK": 0,
-    "MONTH_DAY_FORMAT": "F j",
+    "MONTH_DAY_FORMAT": "j M",
     "NUMBER_GROUPING": 3,
     "SHORT_DATETIME_FORMAT": "m/d/Y P",
     "SHORT_DATE_FORMAT": "m/d/Y",

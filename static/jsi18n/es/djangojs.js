@@ -272,7 +272,7 @@
     /* formatting library */
 
     django.formats = {
-    "DATETIME_FORMAT": "j \\d\\e F \\d\\e Y \\a \\l\\a\\s H:i",
+    "DATETIME_FORMAT": "j b Y, H:i",
     "DATETIME_INPUT_FORMATS": [
       "%d/%m/%Y %H:%M:%S",
       "%d/%m/%Y %H:%M:%S.%f",
@@ -285,7 +285,7 @@
       "%Y-%m-%d %H:%M",
       "%Y-%m-%d"
     ],
-    "DATE_FORMAT": "j \\d\\e F \\d\\e Y",
+    "DATE_FORMAT": "j b Y",
     "DATE_INPUT_FORMATS": [
       "%d/%m/%Y",
       "%d/%m/%y",
@@ -293,7 +293,7 @@
     ],
     "DECIMAL_SEPARATOR": ",",
     "FIRST_DAY_OF_WEEK": 1,
-    "MONTH_DAY_FORMAT": "j \\d\\e F",
+    "MONTH_DAY_FORMAT": "j b",
     "NUMBER_GROUPING": 3,
     "SHORT_DATETIME_FORMAT": "d/m/Y H:i",
     "SHORT_DATE_FORMAT": "d/m/Y",
