@@ -51,7 +51,7 @@ HINT_NO_DEALER = gettext_noop("After the hand, enter every player's points (0 fo
 
 class Custom(Ruleset):
     slug = "custom"
-    name = "Any other game"
+    name = gettext_noop("Any other game")
     short_description = gettext_noop(
         "Hearts, Rummy, Yahtzee or your family's own: name the game, and the sheet adds "
         "up every hand's points, highest or lowest wins, to a target, a number of rounds "

@@ -246,11 +246,15 @@ class Dirt(Ruleset):
     #: turned up acts as if the dealer played it.
     table_kit = TableKit(
         penalty=True,
-        reverses="an ace",
+        reverses=gettext_noop("an ace"),
         first_after_dealer=1,
         turned_up=(
-            TurnedUp("an ace", -1, "and play goes counter-clockwise"),
-            TurnedUp("a seven", 2, "(the player on the dealer's left is skipped)"),
+            TurnedUp(gettext_noop("an ace"), -1, gettext_noop("and play goes counter-clockwise")),
+            TurnedUp(
+                gettext_noop("a seven"),
+                2,
+                gettext_noop("(the player on the dealer's left is skipped)"),
+            ),
         ),
     )
     #: Seven cards, jokers (50) and dirt cards (25) among them, rarely pass 250.

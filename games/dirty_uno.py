@@ -131,14 +131,16 @@ class DirtyUno(Ruleset):
     score_label = gettext_noop("points")
     #: A Reverse reverses, a 0 passes hands "in the current direction".
     table_kit = TableKit(
-        reverses="a Reverse",
-        follows_direction="A 0 passes every hand to the next player this way. A Reverse "
-        "turned up first: play starts counter-clockwise, on the dealer's right.",
+        reverses=gettext_noop("a Reverse"),
+        follows_direction=gettext_noop(
+            "A 0 passes every hand to the next player this way. A Reverse turned up "
+            "first: play starts counter-clockwise, on the dealer's right."
+        ),
     )
     #: A long hand after draws (wilds, 0s and 7s at 50) can be big, but not more than
     #: the 500 a whole game is played to.
     plausible_ceiling = 500
-    plausible_unit = "points"
+    plausible_unit = gettext_noop("points")
     demo_weight = 20
     demo_tonight_hands = 1
 

@@ -132,9 +132,10 @@ class ScrewYourNeighbour(Ruleset):
     score_label = gettext_noop("hand wins")
     #: Jacks reverse; black aces pass hands "in the direction of play".
     table_kit = TableKit(
-        reverses="a jack",
-        follows_direction="Black aces pass every hand this way; the Bomb's pick-ups go "
-        "round this way.",
+        reverses=gettext_noop("a jack"),
+        follows_direction=gettext_noop(
+            "Black aces pass every hand this way; the Bomb's pick-ups go round this way."
+        ),
     )
     demo_weight = 15
 

@@ -419,6 +419,11 @@ def _seat_words(steps: int) -> str:
     return _("%(n)s seats to the dealer's right") % {"n": abs(steps)}
 
 
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as it is ("ein Ass")."""
+    return text[:1].upper() + text[1:]
+
+
 def kit_tools(
     state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
 ) -> TableTools | None:
@@ -444,7 +449,7 @@ def kit_tools(
             (
                 _("%(card)s turned up: %(name)s (%(seat)s) plays first %(means)s")
                 % {
-                    "card": _(t.card).capitalize(),
+                    "card": _capital(_(t.card)),
                     "name": names.get(config.left_of(dealer, t.steps), "?"),
                     "seat": _seat_words(t.steps),
                     "means": _(t.means) if t.means else "",

@@ -28,7 +28,7 @@ class ScrewPresenter(Presenter):
     entry_template = "games/_entry_screw.html"
     entry_form = HandForm
     hand_serializer = ScrewYourNeighbourHandSerializer
-    points_hint = "✓ won the hand; small: hand wins."
+    points_hint = gettext_lazy("✓ won the hand; small: hand wins.")
     total_label = pgettext_lazy("grid total: hand wins", "Wins")
     chart_title = gettext_lazy("Hand wins")
     unit = pgettext_lazy("scoreboard unit", "wins")

@@ -69,7 +69,7 @@ def ruleset_name(scope: str) -> str:
     slug, titled, title = scope.partition("/")
     if slug not in RULESETS:
         return gettext("All games")
-    return title if titled else RULESETS[slug].name
+    return title if titled else gettext(RULESETS[slug].name)
 
 
 def scope_order(scope: str) -> tuple[int, str]:

@@ -41,7 +41,7 @@ def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": game,
-                "name": rules.name,
+                "name": _(rules.name),
                 "variant": _(variant.name) if variant else "",
                 "hands_total": variant.hands if variant else None,
                 "players": ", ".join(s.player.name for s in seats),

@@ -322,6 +322,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     context = {
         "choosing": False,
         "rules": rules,
+        "rules_name": _(rules.name),
         "meta": rules.metadata(),
         "shows": presenter_for(rules.slug),
         "entry": entry,

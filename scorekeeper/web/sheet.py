@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import GameState
 from scorekeeper.models import Game
@@ -296,14 +297,15 @@ def build_ranking(state: GameState, columns: Sequence[Column]) -> list[RankLine]
 
 
 def ended_by_text(state: GameState, names: Mapping[int, str]) -> str:
-    return {
-        "hands": "after the last hand",
-        "target": "when a player reached the target",
-        "early": "early: only one player still held chips",
-        "closed": "by hand, before its natural end",
-        "score": "when a score passed 500",
-        "match": "when a player won two rubbers",
-    }.get(state.ended_by, "")
+    said = {
+        "hands": gettext_noop("after the last hand"),
+        "target": gettext_noop("when a player reached the target"),
+        "early": gettext_noop("early: only one player still held chips"),
+        "closed": gettext_noop("by hand, before its natural end"),
+        "score": gettext_noop("when a score passed 500"),
+        "match": gettext_noop("when a player won two rubbers"),
+    }.get(state.ended_by or "", "")
+    return _(said) if said else ""
 
 
 SERIES_CLASSES = 8
