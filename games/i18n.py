@@ -39,3 +39,15 @@ def say_number(translate: object, value: int) -> str:
     """
     number = getattr(translate, "number", None)
     return str(number(value)) if callable(number) else str(Count(value))
+
+
+def say_choice(translate: object, value: object) -> str:
+    """A house rule's choice (``"until-playable"``) as the reader's language names it:
+    a translate that knows (the Django side's, with a ``choice`` method, the words the
+    new-game form uses) names it so; any other gives the value as it is.
+
+    >>> say_choice(identity, "until-playable")
+    'until-playable'
+    """
+    choice = getattr(translate, "choice", None)
+    return str(choice(value)) if callable(choice) else str(value)

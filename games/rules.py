@@ -39,7 +39,7 @@ import nh3
 
 from games.base import Ruleset
 from games.errors import Translate
-from games.i18n import gettext_noop, identity, say_number
+from games.i18n import gettext_noop, identity, say_choice, say_number
 from games.registry import RULESETS, get_ruleset
 
 RULES_DIR = Path(__file__).with_name("rules")
@@ -301,7 +301,8 @@ def card_points_table(
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
     lines = [_(gettext_noop("| Card | Points | Note |")), "|---|---|---|"]
     lines += [
-        f"| {_cell(r['card'])} | {_points_text(r['points'], signed)} | {_cell(_say(_, note))} |"
+        f"| {_cell(_say(_, r['card']))} | {_points_text(r['points'], signed)} "
+        f"| {_cell(_say(_, note))} |"
         for r in rows
         for note in [r["note"]]
     ]
@@ -319,7 +320,7 @@ def _marker_card_points_inline(
 ) -> str:
     rows = _card_points_rows(ruleset, options)
     signed = any(isinstance(r["points"], int) and r["points"] < 0 for r in rows)
-    return " · ".join(f"{r['card']} = {_points_text(r['points'], signed)}" for r in rows)
+    return " · ".join(f"{_say(_, r['card'])} = {_points_text(r['points'], signed)}" for r in rows)
 
 
 def _marker_variants(
@@ -340,10 +341,12 @@ def _marker_variants_inline(
 ) -> str:
     parts = []
     for v in ruleset.variants:
-        detail = v.description
-        # "Dirt ranks 6 4 2" reads better in a one-liner without the repeated label.
-        detail = re.sub(r"^[A-Z][a-z]+ ranks ", "", detail)
-        parts.append(f"{v.name} {detail}".strip())
+        detail = _say(_, v.description)
+        # "Dirt ranks 6 4 2" reads better in a one-liner without the repeated label
+        # (in any language: the words before the ranks).
+        if re.match(r"^[A-Z][a-z]+ ranks \d", v.description):
+            detail = re.sub(r"^\D+", "", detail)
+        parts.append(f"{_say(_, v.name)} {detail}".strip())
     return " · ".join(parts)
 
 
@@ -361,7 +364,7 @@ def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
         and choices == list(range(choices[0], choices[-1] + 1))
     ):
         return f"{choices[0]}–{choices[-1]}"
-    return ", ".join(str(c) for c in choices)
+    return ", ".join(say_choice(_, c) if isinstance(c, str) else str(c) for c in choices)
 
 
 def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
@@ -374,7 +377,9 @@ def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
     for name, option in options.items():
         default = option["default"]
         shown = (
-            _(gettext_noop("set by the number of players")) if default is None else f"**{default}**"
+            _(gettext_noop("set by the number of players"))
+            if default is None
+            else f"**{say_choice(_, default) if isinstance(default, str) else default}**"
         )
         params = {
             "label": _say(_, option["label"]),

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import formats, translation
 from django.utils.translation import gettext
 
-from games import rules
+from games import RULESETS, rules
 
 #: The languages the site speaks (a rules document may exist in each).
 LANGUAGES = ("en", "de", "es")
@@ -18,8 +18,10 @@ LANGUAGES = ("en", "de", "es")
 
 class Speaker:
     """The engine's ``translate`` on the Django side: ``gettext`` in the active
-    language, and its numbers as that language writes them (:meth:`number`, which
-    :func:`games.i18n.say_number` uses: "100,000", "100.000")."""
+    language, its numbers as that language writes them (:meth:`number`, which
+    :func:`games.i18n.say_number` uses: "100,000", "100.000") and the house rules'
+    choices as the new-game form names them (:meth:`choice`, for
+    :func:`games.i18n.say_choice`)."""
 
     def __call__(self, message: str) -> str:
         return gettext(message)
@@ -28,9 +30,24 @@ class Speaker:
     def number(value: int) -> str:
         return str(formats.number_format(int(value), force_grouping=True))
 
+    @staticmethod
+    def choice(value: object) -> str:
+        """A house rule's choice as the new-game form names it."""
+        from scorekeeper.presenters.base import CHOICE_WORDS
+
+        return str(CHOICE_WORDS.get(str(value), value))
+
 
 #: Pass as ``translate`` to the engine: its words and numbers in the active language.
 speak = Speaker()
+
+
+def game_title(ruleset: str, options: Mapping[str, Any] | None = None) -> str:
+    """What the table calls a game of ``ruleset``: the name the table gave it as it is,
+    else the game's name in the active language ("Ein anderes Spiel")."""
+    rules_of = RULESETS[ruleset]
+    title = rules_of.game_title(options or {})
+    return gettext(title) if title == rules_of.name else title
 
 
 def language() -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -12,11 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
-from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from games import RULESETS
+from scorekeeper import engine_text
 from scorekeeper.models import Game, GameStatus
 from scorekeeper.selectors.games import (
     games_visible_to,
@@ -26,9 +27,26 @@ from scorekeeper.selectors.games import (
 
 
 def _ago(moment: datetime) -> str:
-    if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment).split(',')[0]} ago"
+    """How long ago, in its largest unit and the page's language ("3 hours ago", "vor 3
+    Stunden", "hace 3 horas"): each language says "ago" with its own grammar."""
+    seconds = (timezone.now() - moment).total_seconds()
+    if seconds < 60:
+        return _("just now")
+    minutes, hours, days = int(seconds // 60), int(seconds // 3600), int(seconds // 86400)
+    if hours < 1:
+        return ngettext("%(n)s minute ago", "%(n)s minutes ago", minutes) % {"n": minutes}
+    if days < 1:
+        return ngettext("%(n)s hour ago", "%(n)s hours ago", hours) % {"n": hours}
+    if days < 14:
+        return ngettext("%(n)s day ago", "%(n)s days ago", days) % {"n": days}
+    if days < 60:
+        weeks = days // 7
+        return ngettext("%(n)s week ago", "%(n)s weeks ago", weeks) % {"n": weeks}
+    if days < 365:
+        months = days // 30
+        return ngettext("%(n)s month ago", "%(n)s months ago", months) % {"n": months}
+    years = days // 365
+    return ngettext("%(n)s year ago", "%(n)s years ago", years) % {"n": years}
 
 
 def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
@@ -41,7 +59,7 @@ def game_summaries(games: QuerySet[Game]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": game,
-                "name": _(rules.name),
+                "name": engine_text.game_title(game.ruleset, game.options),
                 "variant": _(variant.name) if variant else "",
                 "hands_total": variant.hands if variant else None,
                 "players": ", ".join(s.player.name for s in seats),

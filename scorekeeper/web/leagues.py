@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from games import RULESETS, RuleError
+from scorekeeper import engine_text
 from scorekeeper.models import ALL_GAMES, Game, GameStatus, League, Player, Season
 from scorekeeper.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.selectors.access import league_access
@@ -176,7 +177,7 @@ def game_rows(
         rules = RULESETS[g.ruleset]
         rows.append(
             {
-                "name": rules.name,
+                "name": engine_text.game_title(g.ruleset, g.options),
                 "score_label": _(rules.score_label),
                 "sheet": reverse("game_sheet", args=[g.pk]),
                 "created_at": g.created_at,
@@ -294,7 +295,7 @@ def _history_context(
         else None,
         "history_next": _query(request.GET, page=page.number + 1) if page.has_next else None,
         "history_first": _query(request.GET, page=None),
-        "game_choices": [(slug, r.name) for slug, r in RULESETS.items()],
+        "game_choices": [(slug, _(r.name)) for slug, r in RULESETS.items()],
         "player_options": option_runs(members, player_id),
     }
 

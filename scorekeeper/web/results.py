@@ -213,7 +213,12 @@ def public_result(request: HttpRequest, token: str) -> HttpResponse:
     game = _public(token)
     state = game_state(game)
     rules = RULESETS[game.ruleset]
-    context: dict[str, Any] = {"game": game, "rules": rules, "finished": state.finished}
+    context: dict[str, Any] = {
+        "game": game,
+        "rules": rules,
+        "rules_name": _(rules.name),
+        "finished": state.finished,
+    }
     if state.finished:
         result = build_result(game, state)
         image = reverse("public_result_png", args=[token])
