@@ -27,7 +27,7 @@ def test_the_api_says_rule_errors_with_gettext(monkeypatch: pytest.MonkeyPatch) 
     assert response is not None
     assert response.data == {"players": ["player 3 is seated twice"]}
     german = {"%(player)s is seated twice": "%(player)s hat zwei Plätze"}
-    monkeypatch.setattr(api_errors, "gettext", lambda m: german.get(m, m))
+    monkeypatch.setattr(engine_text, "gettext", lambda m: german.get(m, m))
     response = api_errors.exception_handler(error, {})
     assert response is not None
     assert response.data == {"players": ["player 3 hat zwei Plätze"]}
