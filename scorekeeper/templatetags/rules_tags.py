@@ -32,7 +32,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("rules/_overlay.html")
-def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[str, str]:
+def rules_button(ruleset: str, label: str = "", game: Any = None) -> dict[str, str]:
     """A button that opens the game's rules in a dialog over the page, leaving whatever
     is being typed on the page untouched. (On the sheet it is part of the head, a
     ``{% cache %}`` fragment: rendered once per version of the game.) With ``game`` (a
@@ -40,6 +40,7 @@ def rules_button(ruleset: str, label: str = "Rules", game: Any = None) -> dict[s
     if ruleset not in RULESETS:
         raise template.TemplateSyntaxError(f"rules_button: no game {ruleset!r}")
     rules_of = RULESETS[ruleset]
+    label = label or gettext("Rules")
     if game is not None and getattr(game, "pk", None) and rules_of.table_rules(game.options):
         return {
             "dialog_id": f"rules-dialog-{ruleset}",
