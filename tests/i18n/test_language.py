@@ -228,3 +228,28 @@ def test_the_rules_search_knows_the_small_words_of_the_readers_language(
         offline = rules_index.index_json()
     assert hits
     assert set(small_words.split()) <= set(offline["stopwords"])
+
+
+@pytest.mark.django_db
+def test_a_guest_who_joins_by_a_link_gets_their_own_phones_language(user: User) -> None:
+    """The owner reads German; a guest whose phone asks for Spanish joins the game by its
+    score link and keeps the table in Spanish: the join page, the sheet, its refusals."""
+    from django.urls import reverse
+
+    from scorekeeper.services.invites import invite_create
+
+    AccountLanguage.objects.create(user=user, language="de")
+    players = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players)
+    invite = invite_create(game=game, user=user, role="score")
+    guest = Client(headers={"accept-language": "es-ES,es;q=0.9"})
+    page = guest.get(reverse("join", args=[invite.token]))
+    assert page.status_code == 200
+    assert html_lang(page.content.decode()) == "es"
+    assert guest.post(reverse("join", args=[invite.token]), {"name": "Maya"}).status_code == 302
+    sheet = guest.get(f"/games/{game.pk}/").content.decode()
+    assert html_lang(sheet) == "es"
+    assert said("es", "Table tools") in sheet
+    refused = guest.post(f"/games/{game.pk}/hands/", {"number": "1", "winner": "nobody"})
+    assert refused.status_code in (200, 422)
+    assert html_lang(refused.content.decode()) == "es"
