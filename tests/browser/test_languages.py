@@ -95,3 +95,58 @@ def test_the_switch_turns_the_page_and_its_scripts_into_spanish(
         "[...document.scripts].map(s => s.src).find(s => s.includes('/jsi18n/'))"
     )
     assert "/jsi18n/es/" in catalog
+
+
+def test_a_german_phone_keeps_a_hand_offline_in_german(german: Any, live_server: Any) -> None:
+    """Offline, the sheet's own scripts speak the page's language: the hand kept on the
+    phone and the standings counting it are said in German."""
+    from django.contrib.auth.models import User
+
+    from scorekeeper.services.games import game_create
+    from scorekeeper.services.players import player_create
+    from tests.browser.sheet_ui import counted, went_out
+    from tests.browser.test_table_tools import players
+
+    user = User.objects.create_user("ana", password="table-talk-42")
+    player_create(name="Ana", created_by=user, user=user)
+    page = german.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "ana")
+    page.fill("#id_password", "table-talk-42")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    game = game_create(owner=user, ruleset="dirt", players=players("Bo", "Cy"))
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#entry[data-layout]")).to_be_visible()
+    went_out(page, "Bo")
+    counted(page, "Ana", 5)
+    counted(page, "Cy", 12)
+    page.locator("#entry .entry-save").first.click()
+    expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+
+    page.context.set_offline(True)
+    went_out(page, "Cy")
+    counted(page, "Bo", 30)
+    counted(page, "Ana", 5)
+    page.locator("#entry .entry-save").click()
+    expect(page.locator("#entry")).to_have_attribute("data-number", "3")
+    expect(page.locator("#sheet-standings")).to_contain_text(js_said("de", "If sent:"))
+    expect(page.locator("#sheet-standings")).not_to_contain_text("If sent:")
+    outbox = page.locator("#sheet-outbox")
+    expect(outbox).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert "hand" not in outbox.inner_text().lower().split(), outbox.inner_text()
+    page.context.set_offline(False)
+    expect(page.locator(".hand-row[data-hand='2']")).to_be_visible()
+
+
+def js_said(language: str, english: str) -> str:
+    """``english`` as the scripts' catalog of ``language`` says it."""
+    import polib
+
+    catalog = Path(settings.BASE_DIR) / "locale" / language / "LC_MESSAGES" / "djangojs.po"
+    entry = polib.pofile(str(catalog)).find(english)
+    assert entry is not None
+    assert entry.msgstr
+    assert entry.msgstr != english
+    return str(entry.msgstr)

@@ -192,7 +192,7 @@
     "waiting to send": "noch nicht gesendet",
     "went out": "hat ausgemacht",
     "who went out?": "wer hat ausgemacht?",
-    "with waiting": "inkl. wartender",
+    "with waiting": "mit offenen",
     "\u00b7 after the hands waiting to send": "\u00b7 nach den noch nicht gesendeten Runden",
     "\u00b7 dealer %(dealer)s \u00b7 after the hands waiting to send": "\u00b7 Geber %(dealer)s \u00b7 nach den noch nicht gesendeten Runden",
     "\u2013 pts": "\u2013 Pkt.",
