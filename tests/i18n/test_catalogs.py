@@ -22,6 +22,9 @@ from django.test import override_settings
 LOCALE = Path(settings.BASE_DIR) / "locale"
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
 DOMAINS = ["django", "djangojs"]
+#: The folders whose files hold the words (``make messages`` reads the project, less
+#: ``tests/``, ``bench/``, ``staticfiles/`` and the vendored scripts).
+CODE = ("games", "scorekeeper", "templates", "static")
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sdif]|\{\w*\}")
 
 
@@ -88,13 +91,23 @@ def test_the_scripts_static_catalogs_are_up_to_date(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not shutil.which("xgettext"), reason="makemessages needs GNU gettext")
 @pytest.mark.parametrize("domain", DOMAINS)
-def test_the_catalogs_hold_every_string_the_code_marks(tmp_path: Path, domain: str) -> None:
+def test_the_catalogs_hold_every_string_the_code_marks(
+    tmp_path: Path, domain: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What ``make messages`` would extract now is what the catalogs hold: a string marked
     in the code but missing from the catalogs (or one kept after the code dropped it)
-    fails here."""
-    shutil.copytree(LOCALE, tmp_path / "locale")
-    ignore = ["staticfiles/*", "tests/*", "bench/*", "static/vendor/*", "static/jsi18n/*"]
-    with override_settings(LOCALE_PATHS=[tmp_path / "locale"]):
+    fails here. It runs in a copy of the catalogs, beside links to the code: run in the
+    project, ``makemessages`` writes the catalogs of the folder whose files it reads
+    (the project's own ``locale/``), whatever ``LOCALE_PATHS`` says."""
+    base = Path(settings.BASE_DIR)
+    work = tmp_path / "project"
+    work.mkdir()
+    for folder in CODE:
+        (work / folder).symlink_to(base / folder)
+    shutil.copytree(LOCALE, work / "locale")
+    monkeypatch.chdir(work)
+    ignore = ["static/vendor/*", "static/jsi18n/*"]
+    with override_settings(LOCALE_PATHS=[work / "locale"]):
         call_command(
             "makemessages",
             locale=TRANSLATED,
@@ -102,10 +115,11 @@ def test_the_catalogs_hold_every_string_the_code_marks(tmp_path: Path, domain: s
             extensions=["html", "txt", "py", "webmanifest"] if domain == "django" else ["js"],
             ignore_patterns=ignore,
             no_obsolete=True,
+            symlinks=True,
             verbosity=0,
         )
     for language in TRANSLATED:
-        fresh = polib.pofile(str(tmp_path / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
+        fresh = polib.pofile(str(work / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
         kept = catalog(language, domain)
         assert {(e.msgctxt, e.msgid) for e in fresh} == {(e.msgctxt, e.msgid) for e in kept}, (
             "run `make messages`, translate, `make compilemessages`"
