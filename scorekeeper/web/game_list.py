@@ -28,7 +28,9 @@ from scorekeeper.selectors.games import (
 
 def _ago(moment: datetime) -> str:
     """How long ago, in its largest unit and the page's language ("3 hours ago", "vor 3
-    Stunden", "hace 3 horas"): each language says "ago" with its own grammar."""
+    Stunden", "hace 3 horas"): each language says "ago" with its own grammar. (Not
+    ``timesince`` + "ago": German needs the dative, "vor 3 Tagen"; and Django 5.2's own
+    German ``naturaltime`` catalog says "vor 3 Tage".)"""
     seconds = (timezone.now() - moment).total_seconds()
     if seconds < 60:
         return _("just now")
