@@ -466,8 +466,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         help=(
             "Profile (CPU) the product side of pair N (0-3), or of read N-4 just after a "
-            "hand at 10 hands (4-8; BENCH_SIDE=long: at 300 hands); BENCH_SORT=tottime "
+            "hand at 10 hands (4-8; BENCH_SIDE=long: at 300 hands), 9 the sheet's form POST; "
+            "BENCH_SORT=tottime "
             "to sort, BENCH_PROFILE_OUT=file to keep the stats."
+        ),
+    )
+    parser.add_argument(
+        "--sql",
+        metavar="N",
+        type=int,
+        help=(
+            "Print the SQL of one product request of pair N (numbered as for --profile; "
+            "9: the sheet's form POST)."
         ),
     )
     parser.add_argument(
@@ -540,12 +550,21 @@ def _run(args: argparse.Namespace) -> int:
                 (204,),
             ),
         ]
+        if args.sql is not None:
+            every = [*pairs, *after_hand_pairs(data, session, token), form_pair(data)]
+            chosen = every[args.sql].product
+            environ = chosen.environ()
+            with CaptureQueriesContext(connection) as captured:
+                send(chosen, environ)
+            for number, query in enumerate(captured, 1):
+                print(f"{number:3} {query['sql'][:400]}")
+            return 0
         if args.profile is not None:
             import cProfile
             import pstats
 
             profiler = cProfile.Profile(time.thread_time)
-            every = [*pairs, *after_hand_pairs(data, session, token)]
+            every = [*pairs, *after_hand_pairs(data, session, token), form_pair(data)]
             chosen = every[args.profile]
             call = chosen.bare if os.environ.get("BENCH_SIDE") == "long" else chosen.product
             assert call is not None
