@@ -30,5 +30,5 @@ def table_tools_state(context: template.Context) -> dict[str, Any]:
     oob = context.get("oob", False)
     if context.get("table_tools") is None:
         return {"data": None, "holder": True, "oob": oob}
-    data = answer(context["access"], context["state"], context["names"])
+    data = answer(context["access"], context["state"], context["names"], context["table_tools"])
     return {"data": data, "holder": True, "oob": oob}

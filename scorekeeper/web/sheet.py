@@ -180,7 +180,7 @@ def build_grid(
     rows: list[GridRow] = []
     team_running = _team_start(state, len(columns))
     # ``state.hands`` may hold only the last hands (the sheet's rows, read in SQL).
-    skip = max(0, len(state.hands) - recent) if recent is not None else 0
+    skip = _skipped(state, recent)
     for index, hand in enumerate(state.hands):
         if index < skip or (since is not None and hand.number < since):
             if state.config.teams and hand.team_points is not None:
@@ -228,9 +228,20 @@ def build_grid(
         footer=_footer(state, columns),
         tag_label=str(shows.tag_label),
         points_hint=str(shows.points_hint),
-        hidden=state.played - len(state.hands) + skip,
+        hidden=hidden_rows(state, recent),
         total=state.played,
     )
+
+
+def _skipped(state: GameState, recent: int | None) -> int:
+    """The hands of ``state.hands`` the grid leaves out, to show only ``recent``."""
+    return max(0, len(state.hands) - recent) if recent is not None else 0
+
+
+def hidden_rows(state: GameState, recent: int | None) -> int:
+    """The earlier hands a grid of the ``recent`` last ones leaves out (the ``hidden``
+    of :func:`build_grid`'s grid, without building it)."""
+    return state.played - len(state.hands) + _skipped(state, recent)
 
 
 def _team_start(state: GameState, count: int) -> list[int]:

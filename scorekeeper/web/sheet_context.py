@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from games import RULESETS, GameState
@@ -140,8 +141,15 @@ def sheet_context(
     rules = RULESETS[game.ruleset]
     shows = presenter_for(game.ruleset)
     recent = None if show_all else RECENT_HANDS
-    grid = sheet.build_grid(game, state, names, recent=recent, since=since)
-    apply_markers(grid.columns, markers)
+
+    def build_grid() -> sheet.Grid:
+        built = sheet.build_grid(game, state, names, recent=recent, since=since)
+        apply_markers(built.columns, markers)
+        return built
+
+    # What only the page's cached fragments show is made when one is not kept (lazily:
+    # a fragment kept for this version never asks; the grid's key asks ``grid_hidden``).
+    grid = SimpleLazyObject(build_grid)
     if panel is None and can_change:
         refill = refill or optional_id(request.GET.get("refill"))
         form = undone_entry(game, state, refill)
@@ -173,7 +181,8 @@ def sheet_context(
         "can_manage": can_manage,
         "guest": access if access.is_guest and not can_manage else None,
         "grid": grid,
-        "banner": sheet.build_banner(state, names),
+        "grid_hidden": sheet.hidden_rows(state, recent),
+        "banner": SimpleLazyObject(lambda: sheet.build_banner(state, names)),
         "panel": panel,
         "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
         "winners": [names.get(p, "?") for p in state.winners],
@@ -187,11 +196,13 @@ def sheet_context(
         "last_hand": state.hands[-1].number if state.hands else None,
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": shows.goal(state.config.options),
-        "scoreboard": build_scoreboard(state, grid.columns),
-        "setup": [
-            (_(o.label), _option_shown(shows, o, state.config.options.get(o.name)))
-            for o in rules.options
-        ],
+        "scoreboard": SimpleLazyObject(lambda: build_scoreboard(state, grid.columns)),
+        "setup": SimpleLazyObject(
+            lambda: [
+                (_(o.label), _option_shown(shows, o, state.config.options.get(o.name)))
+                for o in rules.options
+            ]
+        ),
         "teams_named": [" & ".join(names[p] for p in t) for t in state.config.teams or ()],
         "first_dealer": names.get(game.first_dealer_id, ""),
         "table_tools": tools_for(state, names),

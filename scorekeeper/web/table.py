@@ -26,6 +26,7 @@ from django.views.decorators.http import condition, require_http_methods
 
 from games import GameState, RuleError
 from scorekeeper.models import Game
+from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.rows import rows_by_version
 from scorekeeper.selectors.table import (
@@ -56,15 +57,20 @@ def etag_of(game: Game, revision: int, may_change: bool) -> str:
 
 
 def answer(
-    access: GameAccess, state: GameState | None = None, names: dict[int, str] | None = None
+    access: GameAccess,
+    state: GameState | None = None,
+    names: dict[int, str] | None = None,
+    tools: TableTools | None = None,
 ) -> dict[str, Any]:
     """The tools' state for this viewer: the shared values, the hand's tools (the
     presenter's), whether this phone may change them, the game's version and the
-    state's ``ETag``. ``state``/``names``: the game's, when the caller has them."""
+    state's ``ETag``. ``state``/``names``: the game's, and ``tools`` the hand's, when
+    the caller has them."""
     if state is None or names is None:
         state, names = state_of(access.game)
     data = game_table(access.game, state, names)
-    tools = tools_for(state, names)
+    if tools is None:
+        tools = tools_for(state, names)
     data["tools"] = asdict(tools) if tools is not None else None
     data["may_change"] = access.may_change and not state.finished
     data["version"] = access.game.version
