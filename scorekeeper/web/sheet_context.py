@@ -6,6 +6,7 @@ rendered from (the page, its htmx partials, the live answer, the table display).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -142,14 +143,14 @@ def sheet_context(
     shows = presenter_for(game.ruleset)
     recent = None if show_all else RECENT_HANDS
 
-    def build_grid() -> sheet.Grid:
+    @cache
+    def grid() -> sheet.Grid:
         built = sheet.build_grid(game, state, names, recent=recent, since=since)
         apply_markers(built.columns, markers)
         return built
 
     # What only the page's cached fragments show is made when one is not kept (lazily:
     # a fragment kept for this version never asks; the grid's key asks ``grid_hidden``).
-    grid = SimpleLazyObject(build_grid)
     if panel is None and can_change:
         refill = refill or optional_id(request.GET.get("refill"))
         form = undone_entry(game, state, refill)
@@ -180,14 +181,14 @@ def sheet_context(
         "can_change": can_change,
         "can_manage": can_manage,
         "guest": access if access.is_guest and not can_manage else None,
-        "grid": grid,
+        "grid": SimpleLazyObject(grid),
         "grid_hidden": sheet.hidden_rows(state, recent),
         "banner": SimpleLazyObject(lambda: sheet.build_banner(state, names)),
         "panel": panel,
-        "ranking": sheet.build_ranking(state, grid.columns) if state.finished else [],
+        "ranking": sheet.build_ranking(state, grid().columns) if state.finished else [],
         "winners": [names.get(p, "?") for p in state.winners],
         "ended_by": sheet.ended_by_text(state, names),
-        "chart": sheet.build_chart(state, grid.columns, running) if state.finished else None,
+        "chart": sheet.build_chart(state, grid().columns, running) if state.finished else None,
         "settlement": shows.settlement(state, names),
         "flash": flash,
         "notice": notice,
@@ -196,7 +197,7 @@ def sheet_context(
         "last_hand": state.hands[-1].number if state.hands else None,
         "wins_low": rules.wins_with_for(state.config.options) == "low",
         "goal": shows.goal(state.config.options),
-        "scoreboard": SimpleLazyObject(lambda: build_scoreboard(state, grid.columns)),
+        "scoreboard": SimpleLazyObject(lambda: build_scoreboard(state, grid().columns)),
         "setup": SimpleLazyObject(
             lambda: [
                 (_(o.label), _option_shown(shows, o, state.config.options.get(o.name)))
