@@ -53,7 +53,7 @@ var pending = {}, busy = false, lastHeard = 0;
 var SILENT_MS = 70000;
 // Without a stream, the live answer is polled; a broken stream is reopened.
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
-var reconnects = new Backoff({ base: 1000, cap: 15000 }), reconnectTimer = new Timer();
+var reconnects = new Backoff({ base: 500, cap: 15000 }), reconnectTimer = new Timer();
 // The first poll after the stream broke: within 8 s (it is most often back sooner).
 var FIRST_POLL_STEP = 2;
 
