@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.i18n import Count, gettext_noop, identity, say_number
+from games.i18n import capital as capitalised
 
 JSON = Any
 
@@ -44,10 +45,6 @@ def _translated(translate: Translate, message: str) -> str:
     if not message:
         return message  # gettext("") would be the catalog's header
     return translate(message) or message
-
-
-def _capital(said: str) -> str:
-    return said[:1].upper() + said[1:]
 
 
 @dataclass(frozen=True)
@@ -110,7 +107,7 @@ class Words:
     def text(self, names: Mapping[int, str]) -> str:
         """Said with the players' ``names`` (one without a name stays "player <id>"),
         starting with a capital, as a page shows it."""
-        return _capital(self._say(names))
+        return capitalised(self._say(names))
 
     def _said(self, names: Mapping[int, str], translate: Translate) -> str:
         if self.template is not None:
@@ -141,7 +138,7 @@ class Words:
         Plain text is translated as it is (no %-formatting without params). With the
         default ``translate``, :meth:`text`."""
         said = self._said(names, translate)
-        return _capital(said) if capital else said
+        return capitalised(said) if capital else said
 
 
 def mention(player: object) -> Words | str:

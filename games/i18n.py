@@ -41,13 +41,24 @@ def say_number(translate: object, value: int) -> str:
     return str(number(value)) if callable(number) else str(Count(value))
 
 
-def say_choice(translate: object, value: object) -> str:
-    """A house rule's choice (``"until-playable"``) as the reader's language names it:
-    a translate that knows (the Django side's, with a ``choice`` method, the words the
-    new-game form uses) names it so; any other gives the value as it is.
+def say_choice(translate: object, value: object, option: str = "") -> str:
+    """A house rule's choice (``"until-playable"`` of the option ``"stuck_draw"``) as
+    the reader's language names it: a translate that knows (the Django side's, with a
+    ``choice`` method, the words the game's new-game form uses) names it so; any other
+    gives the value as it is.
 
-    >>> say_choice(identity, "until-playable")
+    >>> say_choice(identity, "until-playable", "stuck_draw")
     'until-playable'
     """
     choice = getattr(translate, "choice", None)
-    return str(choice(value)) if callable(choice) else str(value)
+    return str(choice(value, option)) if callable(choice) else str(value)
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital and the rest as it is ("ein Ass" ->
+    "Ein Ass"; ``str.capitalize`` would lower the rest).
+
+    >>> capital("ein Ass")
+    'Ein Ass'
+    """
+    return text[:1].upper() + text[1:]

@@ -350,7 +350,7 @@ def _marker_variants_inline(
     return " · ".join(parts)
 
 
-def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
+def _option_choices(name: str, option: Mapping[str, Any], _: Translate = identity) -> str:
     if option.get("kind") == "text":
         said = _(gettext_noop("your own words, up to %(count)s characters"))
         return said % {"count": say_number(_, option["max_length"])}
@@ -364,7 +364,7 @@ def _option_choices(option: Mapping[str, Any], _: Translate = identity) -> str:
         and choices == list(range(choices[0], choices[-1] + 1))
     ):
         return f"{choices[0]}–{choices[-1]}"
-    return ", ".join(say_choice(_, c) if isinstance(c, str) else str(c) for c in choices)
+    return ", ".join(say_choice(_, c, name) if isinstance(c, str) else str(c) for c in choices)
 
 
 def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
@@ -379,12 +379,12 @@ def options_table(ruleset: Ruleset, _: Translate = identity) -> str:
         shown = (
             _(gettext_noop("set by the number of players"))
             if default is None
-            else f"**{say_choice(_, default) if isinstance(default, str) else default}**"
+            else f"**{say_choice(_, default, name) if isinstance(default, str) else default}**"
         )
         params = {
             "label": _say(_, option["label"]),
             "name": name,
-            "choices": _option_choices(option, _),
+            "choices": _option_choices(name, option, _),
             "help": _say(_, option["help"]),
             "default": shown,
         }

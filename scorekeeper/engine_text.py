@@ -5,6 +5,7 @@ for its generated tables)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import formats, translation
@@ -16,12 +17,16 @@ from games import RULESETS, rules
 LANGUAGES = ("en", "de", "es")
 
 
+@dataclass(frozen=True)
 class Speaker:
     """The engine's ``translate`` on the Django side: ``gettext`` in the active
     language, its numbers as that language writes them (:meth:`number`, which
-    :func:`games.i18n.say_number` uses: "100,000", "100.000") and the house rules'
-    choices as the new-game form names them (:meth:`choice`, for
-    :func:`games.i18n.say_choice`)."""
+    :func:`games.i18n.say_number` uses: "100,000", "100.000") and, for the game
+    ``ruleset``, the house rules' choices as its new-game form names them
+    (:meth:`choice`, for :func:`games.i18n.say_choice`: the game's presenter says).
+    Equal for the same game, so the engine's rules cached per translate are kept."""
+
+    ruleset: str = ""
 
     def __call__(self, message: str) -> str:
         return gettext(message)
@@ -30,11 +35,13 @@ class Speaker:
     def number(value: int) -> str:
         return str(formats.number_format(int(value), force_grouping=True))
 
-    @staticmethod
-    def choice(value: object) -> str:
+    def choice(self, value: object, option: str = "") -> str:
         """A house rule's choice as the new-game form names it."""
+        from scorekeeper.presenters import presenter_for
         from scorekeeper.presenters.base import CHOICE_WORDS
 
+        if self.ruleset and option and isinstance(value, int | str):
+            return presenter_for(self.ruleset).option_choice(option, value)
         return str(CHOICE_WORDS.get(str(value), value))
 
 
@@ -61,11 +68,11 @@ def rules_for(slug: str, options: Mapping[str, Any] | None = None) -> rules.Rule
     """The rules of ``slug`` in the active language (English where not translated)."""
     lang = language()
     with translation.override(lang):
-        return rules.rules_for(slug, options, language=lang, translate=speak)
+        return rules.rules_for(slug, options, language=lang, translate=Speaker(slug))
 
 
 def all_rules() -> list[rules.Rules]:
     """Every game's rules in the active language."""
     lang = language()
     with translation.override(lang):
-        return rules.all_rules(language=lang, translate=speak)
+        return [rules.rules_for(slug, language=lang, translate=Speaker(slug)) for slug in RULESETS]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import GameState, HandOutcome, Ruleset
+from games.i18n import capital
 from games.state import StandingRow
 from games.table_tools import table_kit
 from scorekeeper.presenters.hand_input import HandForm, LeftInHandForm, SheddingHandSerializer
@@ -419,11 +420,6 @@ def _seat_words(steps: int) -> str:
     return _("%(n)s seats to the dealer's right") % {"n": abs(steps)}
 
 
-def _capital(text: str) -> str:
-    """``text`` with its first letter a capital, the rest as it is ("ein Ass")."""
-    return text[:1].upper() + text[1:]
-
-
 def kit_tools(
     state: GameState, nxt: Mapping[str, Any], names: Mapping[int, str]
 ) -> TableTools | None:
@@ -449,7 +445,7 @@ def kit_tools(
             (
                 _("%(card)s turned up: %(name)s (%(seat)s) plays first %(means)s")
                 % {
-                    "card": _capital(_(t.card)),
+                    "card": capital(_(t.card)),
                     "name": names.get(config.left_of(dealer, t.steps), "?"),
                     "seat": _seat_words(t.steps),
                     "means": _(t.means) if t.means else "",

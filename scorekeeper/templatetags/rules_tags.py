@@ -91,7 +91,9 @@ def rules_hint_for(ruleset: str, next_hand: Mapping[str, Any] | None, names: obj
     gives it)."""
     if ruleset not in RULESETS:
         return ""
-    return rules_hints.context_hint(ruleset, next_hand, names_mapping(names), engine_text.speak)
+    return rules_hints.context_hint(
+        ruleset, next_hand, names_mapping(names), engine_text.Speaker(ruleset)
+    )
 
 
 @register.simple_tag
