@@ -83,8 +83,8 @@ class Custom(Ruleset):
             "target",
             ENDS,
             gettext_noop(
-                "target: after the hand in which a total reaches the target; rounds: after that "
-                "many hands; open: when the table closes it."
+                "At a target total: after the hand in which a total reaches the target. After "
+                "a number of rounds: after that many hands. Open: when the table closes it."
             ),
         ),
         Option(
