@@ -22,9 +22,12 @@ from pathlib import Path
 
 import uvicorn
 
-#: Connections one process holds at most: an open stream costs about 15 KB, so a
-#: process stays near 100 MB (make bench-footprint) with this many phones watching.
-LIMIT_CONCURRENCY = 2000
+#: Connections one process holds at most. Enough for one process to hold every phone of
+#: 1,000 tables (4,000 streams) while the other restarts: with 2,000 a process, half of
+#: them polled Django until it was back (and a bench of 1,000 tables could not hold its
+#: streams at all). An open stream costs about 15 KB (make bench-footprint): 64 MB and
+#: some 30 MB a process with both up, about 140 MB for the one holding all 5,000.
+LIMIT_CONCURRENCY = 5000
 
 DEFAULTS = [
     "scorekeeper.live.asgi:app",
