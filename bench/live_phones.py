@@ -89,6 +89,7 @@ def js_constants() -> dict[str, Any]:
         "reconnects": _backoff_options(live, "reconnects"),
         "tool_polls": _backoff_options(tools, "polls"),
         "first_poll_step": _number(live, "FIRST_POLL_STEP"),
+        "reconnect_grace_ms": _number(live, "RECONNECT_GRACE_MS"),
         "jitter_ms": _number(live, "JITTER_MS"),
         "hello_wait_ms": _number(live, "HELLO_WAIT_MS"),
         "retry_ms": _number(asgi, "RETRY_MS"),
@@ -406,6 +407,17 @@ class Phone:
         self.hello_timer.stop()
         self.reconnects.fail()
         self.reconnect_timer.run(self.connect, self.reconnects.delay())
+        if getattr(self.reconnects, "step", 2) <= 1:
+            # live.js: nothing polls (nor the tools) while the first try is on its way.
+            self.poll_timer.run(self.grace_over, C["reconnect_grace_ms"])
+            self.tool_timer.stop()
+            return
+        self.poll_timer.stop()
+        self.grace_over()
+
+    def grace_over(self) -> None:
+        if self.streaming:
+            return
         self.polls.start_from(C["first_poll_step"])
         self.keep_polling()
         self.tools_keep_polling()

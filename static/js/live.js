@@ -56,6 +56,9 @@ var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer 
 var reconnects = new Backoff({ base: 500, cap: 15000 }), reconnectTimer = new Timer();
 // The first poll after the stream broke: within 8 s (it is most often back sooner).
 var FIRST_POLL_STEP = 2;
+// How long a phone whose stream broke waits for its first try to reconnect before it
+// polls (the try itself comes within 1 s; a room reconnecting at once takes longer).
+var RECONNECT_GRACE_MS = 5000;
 
 function poller() { return document.getElementById("sheet-poller"); }
 
@@ -121,9 +124,24 @@ document.addEventListener("htmx:sendError", polled);
 
 function broken() {
   close();   // reopened here, after a jittered wait, not by EventSource's own fixed one
-  mark("poll");
   reconnects.fail();
   reconnectTimer.run(connect, reconnects.delay());
+  if (reconnects.step <= 1) {
+    // The first try after a break (its server restarted: nginx opens the stream on the
+    // other) comes within 1 s. Nothing polls while it is on its way, this file nor
+    // table-tools.js ("reconnecting"), so that a room whose server restarted does not
+    // poll Django meanwhile; polling starts when that try fails, or after a grace.
+    mark("reconnecting");
+    pollTimer.run(function () {
+      if (streaming) return;
+      mark("poll");
+      polls.from(FIRST_POLL_STEP);
+      keepPolling();
+    }, RECONNECT_GRACE_MS);
+    return;
+  }
+  pollTimer.stop();
+  mark("poll");
   polls.from(FIRST_POLL_STEP);
   keepPolling();
 }

@@ -199,7 +199,11 @@ function finished() {
   return (state && state.finished) || (!!p && !/\bevery\b/.test(p.getAttribute("hx-trigger") || ""));
 }
 
-function streaming() { return document.documentElement.getAttribute("data-live") === "events"; }
+/* The stream holds, or its first try to reconnect is on its way (live.js): no poll. */
+function streaming() {
+  var live = document.documentElement.getAttribute("data-live");
+  return live === "events" || live === "reconnecting";
+}
 
 /* Whether an events stream is expected back (the page named one): then "nothing new"
  * backs the poll off; without one, the poll keeps its beat. */

@@ -183,3 +183,46 @@ def test_a_hand_saved_on_one_phone_shows_on_the_other_without_asking(
     second.screenshot(path="/tmp/push-watcher.png")
     assert problems == []
     close_context(second.context)
+
+
+def test_a_broken_stream_tries_once_before_polling_and_the_hand_still_arrives(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    """The events server refuses every stream (gone, or both full): the phone says it is
+    reconnecting and polls nothing while its first try is on its way (a room whose
+    server restarted does not poll Django meanwhile), then polls, and a hand saved on the
+    other phone still shows."""
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    first.set_default_timeout(30_000)
+    game = open_screw_game(hands=2)
+    url = f"{live_server.url}/games/{game.pk}/"
+    second = second_phone(browser, live_server)
+    second.add_init_script(
+        "window.skLive = [];"
+        "new MutationObserver(function (changes) { changes.forEach(function (c) {"
+        "  if (c.target === document.documentElement)"
+        "    window.skLive.push(c.target.getAttribute('data-live'));"
+        "}); }).observe(document,"
+        "  {attributes: true, subtree: true, attributeFilter: ['data-live']});"
+    )
+    moments: list[tuple[str, float]] = []
+    second.on(
+        "request",
+        lambda r: moments.append(("poll", time.monotonic())) if "/live/" in r.url else None,
+    )
+
+    def refuse(route: Any) -> None:
+        moments.append(("stream", time.monotonic()))
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    second.route("**/events/**", refuse)
+    first.goto(url)
+    second.goto(url)
+    expect(second.locator("html")).to_have_attribute("data-live", "poll", timeout=15_000)
+    said = second.evaluate("window.skLive")
+    assert said[:2] == ["reconnecting", "poll"], said
+    kinds = [kind for kind, _ in moments]
+    assert kinds[:2] == ["stream", "stream"], kinds  # tried again before any poll
+    first.locator("#entry .winner-button").filter(has_text="Cy").click()
+    expect(second.locator(".hand-row[data-hand='3']")).to_be_visible(timeout=30_000)
