@@ -35,6 +35,14 @@ def second_phone(browser: Any, live_server: Any) -> Any:
     return other
 
 
+def first_phone(signed_in_page: Any) -> Any:
+    """Ana's phone at 360 px, signed in."""
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    first.set_default_timeout(30_000)
+    return first
+
+
 def open_screw_game(hands: int) -> Game:
     """Ana's open-ended Screw Your Neighbour game with Bo and Cy, ``hands`` hands won by Bo."""
     owner = User.objects.get(username="ana")
@@ -54,9 +62,7 @@ def open_screw_game(hands: int) -> Game:
 def test_a_hand_reaches_the_other_phone_through_the_event_stream(
     events: str, signed_in_page: Any, browser: Any, live_server: Any
 ) -> None:
-    first = signed_in_page()
-    first.set_viewport_size({"width": 360, "height": 740})
-    first.set_default_timeout(30_000)
+    first = first_phone(signed_in_page)
     game = open_screw_game(hands=3)
     url = f"{live_server.url}/games/{game.pk}/"
     second = second_phone(browser, live_server)
@@ -192,9 +198,7 @@ def test_a_broken_stream_tries_once_before_polling_and_the_hand_still_arrives(
     reconnecting and polls nothing while its first try is on its way (a room whose
     server restarted does not poll Django meanwhile), then polls, and a hand saved on the
     other phone still shows."""
-    first = signed_in_page()
-    first.set_viewport_size({"width": 360, "height": 740})
-    first.set_default_timeout(30_000)
+    first = first_phone(signed_in_page)
     game = open_screw_game(hands=2)
     url = f"{live_server.url}/games/{game.pk}/"
     second = second_phone(browser, live_server)
