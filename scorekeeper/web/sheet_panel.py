@@ -81,6 +81,15 @@ class Panel:
     #: the page's fragment of them (kept per version of the game) is not at hand.
     ahead: Callable[[], dict[str, Any] | None] | None = None
 
+    @property
+    def pads_key(self) -> str:
+        """What a blank entry's pads show — who plays, in order, by name — as the key
+        of their kept markup (``games/_entry_left_in_hand.html``); empty when a pad
+        shows something of its own (a value typed, a problem), which is not kept."""
+        if self.errors or any(p.error or p.problems or any(p.entry.values()) for p in self.players):
+            return ""
+        return "\x1f".join(f"{p.id}\x1e{p.name}" for p in self.players)
+
 
 def describe_input(hand_input: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """One line saying what a stored hand input reported, in the table's words."""
