@@ -121,8 +121,13 @@ def _read(request: HttpRequest, access: GameAccess) -> HttpResponse:
 @condition(etag_func=tools_etag)
 def table_read(request: LiveRequest, pk: int) -> HttpResponse:
     """GET: the tools' state (any viewer of the game); ``304`` to a phone whose
-    ``If-None-Match`` names the current one."""
-    return _read(request, pk)
+    ``If-None-Match`` names the current one. The game row the ``ETag`` was made from
+    (the live poll's) serves the answer too; a viewer without access gets what any game
+    page gives them (sent to sign in, to the page saying the link ended, or a 404)."""
+    found = poll_access(request, pk)
+    if found is None:
+        return _read(request, pk)
+    return _answered(found)
 
 
 @game_page(rows=False)
