@@ -21,7 +21,8 @@ b. a hand seen by 4 phones, per game (Dirt, Screw, Dirty Deals, Dirty Uno): one 
    tap (Dirt's penalty) seen by 4 phones;
 c. an events server restarted, then both, with ``--behind`` games (the tools games
    among them with a tap too) changed meanwhile: Django CPU (goal ≤ 2 s) and when the
-   last phone is current again (goal ≤ 3 s);
+   last phone is current again, counted from the last change (goal ≤ 3 s; shown from
+   the stop and from the restart too);
 d. both events servers away for ``--outage`` seconds: the phones poll (with backoff.js's
    waits; ``--no-backoff``: every 2 s and 3 s as before), Django's CPU meanwhile, then
    how long the servers take to hold every stream again.
@@ -425,7 +426,9 @@ class Bench:
         before, t0 = self.stack.cpu(), time.monotonic()
         for n in which:
             self.stack.stop_events(n)
+        stopped = time.monotonic()
         versions, revisions = self.change_behind()
+        changed = time.monotonic()
         for n in which:
             self.stack.start_events(n)
         up = time.monotonic()
@@ -436,6 +439,10 @@ class Bench:
         spent = self.spent(before, t0, idle)
         counts = self.ask(do="counts")["counts"]
         last = current["last"] if current["current"] == current["phones"] else float("inf")
+        # A phone is behind from the change on: the goal is how long after the last change
+        # the last phone is current (the changes are this process's own writes, made
+        # one by one while the server is away: 1-2 s of them at 40 games on this machine).
+        behind = last - (changed - t0)
         name = "one events server" if len(which) == 1 else "both events servers"
         print(
             f"c. {name} restarted (back after {up - t0:.1f}s), {len(versions)} games behind "
@@ -443,10 +450,15 @@ class Bench:
             f"{STORM_CPU_GOAL:.0f}: {verdict(spent['django'] <= STORM_CPU_GOAL)}), PostgreSQL "
             f"{spent['postgres']:.2f}, events servers {spent['events']:.2f}, nginx "
             f"{spent['nginx']:.2f}; the last of their {current['phones']} phones current "
-            f"{last:.2f}s after the stop (goal ≤ {CURRENT_WITHIN:.0f}: "
-            f"{verdict(last <= CURRENT_WITHIN)}; {last - (up - t0):.2f}s after the restart); "
+            f"{behind:.2f}s after the last change (goal ≤ {CURRENT_WITHIN:.0f}: "
+            f"{verdict(behind <= CURRENT_WITHIN)}; {last:.2f}s after the stop, "
+            f"{last - (up - t0):.2f}s after the restart); "
             f"every phone streaming again after {back['last'] or 0:.2f}s "
             f"({back['current']:,} of {back['phones']:,})"
+        )
+        print(
+            f"   the stop took {stopped - t0:.2f}s, the changes {changed - stopped:.2f}s, "
+            f"the start {up - changed:.2f}s"
         )
         print(f"   requests: {json.dumps(dict(sorted(counts.items())))}")
 
