@@ -138,7 +138,8 @@ def _live_body(request: HttpRequest, found: GameAccess) -> str:
     # The kept fragment needs nothing of the request: no context processors run for it.
     key = live_answer.answer_key(request, found)
     context = {"key": key, "timeout": live_answer.TIMEOUT, "parts": parts}
-    return render_to_string("games/_live.html", context)
+    with live_answer.RENDERS.one_at_a_time(key):  # the table's phones ask at once
+        return render_to_string("games/_live.html", context)
 
 
 def _saved_answer(request: HttpRequest, access: GameAccess, written: HandWritten) -> str:

@@ -13,6 +13,10 @@ as one ``{% cache %}`` fragment per such key, and the answer's ``ETag`` (Django'
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 from django.utils import translation
@@ -26,6 +30,10 @@ from scorekeeper.web.sheet_context import wants_every_hand
 
 #: Long enough for every phone of a table to catch up; a newer version has a new key.
 TIMEOUT = 300
+
+#: How long a request waits for another thread's render of the same answer before it
+#: renders its own (a render takes milliseconds; this only bounds a stuck one).
+RENDER_WAIT_SECONDS = 5.0
 
 
 class LiveRequest(HttpRequest):
@@ -89,3 +97,44 @@ def answer_etag(request: LiveRequest, pk: int) -> str | None:
         return None
     digest = hashlib.blake2b(answer_key(request, found).encode(), digest_size=12).hexdigest()
     return f'W/"{digest}"'
+
+
+@dataclass
+class _Render:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The requests holding or waiting for ``lock``.
+    users: int = 0
+
+
+class Renders:
+    """One render at a time of each answer in this process. A hand's event reaches
+    every phone of the table at the same moment, and they ask for the same answer at
+    once: without this, each of a worker's threads found it missing and rendered it
+    (2-4 renders of one key a game, 2026-11-29, ``make bench-live`` scenario c). The
+    others wait for the first and then find its answer kept."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._renders: dict[str, _Render] = {}
+
+    @contextmanager
+    def one_at_a_time(self, key: str) -> Iterator[None]:
+        with self._guard:
+            render = self._renders.setdefault(key, _Render())
+            render.users += 1
+        got = render.lock.acquire(timeout=RENDER_WAIT_SECONDS)
+        try:
+            yield
+        finally:
+            if got:
+                render.lock.release()
+            with self._guard:
+                render.users -= 1
+                if not render.users:
+                    del self._renders[key]
+
+    def __len__(self) -> int:
+        return len(self._renders)
+
+
+RENDERS = Renders()
