@@ -87,6 +87,7 @@ def js_constants() -> dict[str, Any]:
         "defaults": defaults,
         "polls": _backoff_options(live, "polls"),
         "reconnects": _backoff_options(live, "reconnects"),
+        "retries": _backoff_options(live, "retries"),
         "tool_polls": _backoff_options(tools, "polls"),
         "first_poll_step": _number(live, "FIRST_POLL_STEP"),
         "reconnect_grace_ms": _number(live, "RECONNECT_GRACE_MS"),
@@ -286,6 +287,8 @@ class Phone:
             self.reconnects = Backoff(self.rng, **C["reconnects"])
             self.tool_polls = Backoff(self.rng, **C["tool_polls"])
         self.poll_timer, self.reconnect_timer, self.hello_timer = Timer(), Timer(), Timer()
+        #: live.js's askedAgain: an answer refused while streaming is asked for again.
+        self.retries, self.retry_timer = Backoff(self.rng, **C["retries"]), Timer()
         # table-tools.js
         self.tools_busy = self.tools_again = False
         self.tool_timer = Timer()
@@ -460,7 +463,7 @@ class Phone:
         self.ask()
 
     def ask(self) -> None:
-        if self.busy:
+        if self.busy or self.retry_timer.pending():
             return
         shown = latest = self.shown
         whole = bool(self.pending.get("whole"))
@@ -497,10 +500,27 @@ class Phone:
 
     async def _ask(self, url: str, kind: str) -> None:
         try:
-            await self.get_live(url, kind)
+            status, headers = await self.get_live(url, kind)
+            if self.streaming:
+                self.asked_again(status, headers, url)
         finally:
             self.busy = False
             self.ask()
+
+    def asked_again(self, status: int, headers: dict[str, str], url: str) -> None:
+        """live.js's askedAgain: a refused answer (the rows it asked for, else the whole
+        sheet) is asked for again after the refusals' backoff and Retry-After."""
+        if not (not status or status >= 500 or status in (429, 408)):
+            self.retries.reset()
+            return
+        wait = self.retries.after(status, headers.get("retry-after"), False, False)
+        rows = re.search(r"[?&]from=(\d+)&to=(\d+)", url)
+        if rows and int(rows[2]) not in self.pending:
+            self.pending[int(rows[2])] = int(rows[1])
+        elif not rows:
+            self.pending["whole"] = True
+        COUNTS["live asked again after a refusal"] += 1
+        self.retry_timer.run(self.ask, wait)
 
     async def get_live(self, url: str, kind: str) -> tuple[int, dict[str, str]]:
         status, headers, body = await http(
@@ -552,6 +572,7 @@ class Phone:
     async def _refresh(self) -> None:
         status, headers = await self.get_live(self.hx_get, "live (poll)")
         if self.streaming:
+            self.asked_again(status, headers, self.hx_get)
             return
         wait = self.polls.after(status, headers.get("retry-after"), status == 200, True)
         if not self.finished:

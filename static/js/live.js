@@ -54,6 +54,10 @@ var SILENT_MS = 70000;
 // Without a stream, the live answer is polled; a broken stream is reopened.
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
 var reconnects = new Backoff({ base: 500, cap: 15000 }), reconnectTimer = new Timer();
+// An answer asked for while streaming (after an event or a hello) and refused (503 while
+// the app sheds load, 429, no answer at all) is asked for again, never before its
+// Retry-After: otherwise the phone would stay behind until the game's next change.
+var retries = new Backoff({ base: 1000, cap: 15000 }), retryTimer = new Timer();
 // The first poll after the stream broke: within 8 s (it is most often back sooner).
 var FIRST_POLL_STEP = 2;
 // How long a phone whose stream broke waits for its first try to reconnect before it
@@ -112,12 +116,26 @@ function polled(e) {
   var elt = e.detail && e.detail.elt, xhr = e.detail && e.detail.xhr;
   if (!elt || elt.id !== "sheet-poller" || !xhr || xhr.skCounted) return;
   xhr.skCounted = true;
-  if (streaming) return;
+  if (streaming) { askedAgain(xhr, e.detail.requestConfig); return; }
   // "Nothing new" backs off only where a stream is expected back.
   var wait = polls.after(xhr.status, xhr.getResponseHeader("Retry-After"), xhr.status === 200, !!ticket.url);
   if (pollable()) pollTimer.run(poll, wait); else pollTimer.stop();
 }
 document.addEventListener("htmx:afterRequest", polled);
+
+function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
+
+// While streaming: a refused answer is asked for again (the rows it asked for, else the
+// whole sheet), after the wait the refusals so far and the server's Retry-After ask.
+function askedAgain(xhr, config) {
+  var status = xhr.status;
+  if (!refused(status)) { retries.reset(); return; }
+  var wait = retries.after(status, xhr.getResponseHeader("Retry-After"), false, false);
+  var rows = /[?&]from=(\d+)&to=(\d+)/.exec(String((config && config.path) || ""));
+  if (rows && pending[+rows[2]] === undefined) pending[+rows[2]] = +rows[1];
+  else if (!rows) pending.whole = true;
+  retryTimer.run(ask, wait);
+}
 document.addEventListener("htmx:sendError", polled);
 
 // ---- the stream ---------------------------------------------------------------------
@@ -319,7 +337,7 @@ document.addEventListener("htmx:afterRequest", function (e) {
 // One request at a time: events arriving meanwhile are asked for after it.
 function ask() {
   var p = poller();
-  if (busy || writing() || !p || !window.htmx) return;
+  if (busy || writing() || retryTimer.pending() || !p || !window.htmx) return;
   var shown = shownVersion(), latest = shown, whole = !!pending.whole, from = Infinity;
   Object.keys(pending).forEach(function (k) { if (k !== "whole") latest = Math.max(latest, +k); });
   if (!whole && latest <= shown) { pending = {}; return; }

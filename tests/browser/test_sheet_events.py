@@ -230,3 +230,34 @@ def test_a_broken_stream_tries_once_before_polling_and_the_hand_still_arrives(
     assert kinds[:2] == ["stream", "stream"], kinds  # tried again before any poll
     first.locator("#entry .winner-button").filter(has_text="Cy").click()
     expect(second.locator(".hand-row[data-hand='3']")).to_be_visible(timeout=30_000)
+
+
+def test_an_answer_refused_while_streaming_is_asked_for_again_after_its_retry_after(
+    events: str, signed_in_page: Any, live_server: Any
+) -> None:
+    """The app sheds load (503, Retry-After) just as a hand's event makes the phone ask
+    for the rows: the phone, still streaming, asks again once Retry-After has passed
+    (not before), and the hand shows; before, it stayed behind until the next change."""
+    phone = first_phone(signed_in_page)
+    game = open_screw_game(hands=2)
+    asked: list[tuple[str, float]] = []
+
+    def shed_the_first(route: Any) -> None:
+        asked.append((route.request.url, time.monotonic()))
+        if len(asked) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "2"}, body="")
+        else:
+            route.continue_()
+
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(phone.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    phone.route("**/live/?*sse=1*", shed_the_first)
+    owner = User.objects.get(username="ana")
+    cy = Player.objects.get(name="Cy")
+    hand_record(game=game, user=owner, hand_input={"winner": cy.pk})
+    expect(phone.locator(".hand-row[data-hand='3']")).to_be_visible(timeout=20_000)
+    expect(phone.locator("html")).to_have_attribute("data-live", "events")
+    assert len(asked) == 2, asked
+    assert asked[1][1] - asked[0][1] >= 2.0, asked  # not before its Retry-After
+    assert asked[1][0] == asked[0][0], asked  # what it asked for (rows or sheet), again
+    close_context(phone.context)
