@@ -572,7 +572,6 @@ class Phone:
     async def _refresh(self) -> None:
         status, headers = await self.get_live(self.hx_get, "live (poll)")
         if self.streaming:
-            self.asked_again(status, headers, self.hx_get)
             return
         wait = self.polls.after(status, headers.get("retry-after"), status == 200, True)
         if not self.finished:

@@ -125,13 +125,16 @@ document.addEventListener("htmx:afterRequest", polled);
 
 function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
 
-// While streaming: a refused answer is asked for again (the rows it asked for, else the
-// whole sheet), after the wait the refusals so far and the server's Retry-After ask.
+// While streaming: an answer this file asked for (after an event or a hello: "sse=1")
+// that was refused is asked for again (the rows it asked for, else the whole sheet),
+// after the wait the refusals so far and the server's Retry-After ask. A poll sent
+// before the stream opened needs nothing more: the stream's hello says what is missing.
 function askedAgain(xhr, config) {
-  var status = xhr.status;
+  var status = xhr.status, path = String((config && config.path) || "");
+  if (path.indexOf("sse=1") < 0) return;
   if (!refused(status)) { retries.reset(); return; }
   var wait = retries.after(status, xhr.getResponseHeader("Retry-After"), false, false);
-  var rows = /[?&]from=(\d+)&to=(\d+)/.exec(String((config && config.path) || ""));
+  var rows = /[?&]from=(\d+)&to=(\d+)/.exec(path);
   if (rows && pending[+rows[2]] === undefined) pending[+rows[2]] = +rows[1];
   else if (!rows) pending.whole = true;
   retryTimer.run(ask, wait);
