@@ -6,8 +6,19 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+
+from scorekeeper.models import Game
+from scorekeeper.services import games as services
+from scorekeeper.web import games as pages
 from scorekeeper.web.live_answer import Renders
+from tests.scorekeeper.factories import make_game, make_players
 
 
 def test_requests_for_the_same_answer_take_turns_and_others_do_not_wait() -> None:
@@ -61,3 +72,49 @@ def test_a_failed_render_lets_the_next_request_render() -> None:
 
     threading.Thread(target=again).start()
     assert done.wait(2)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
+    reason="needs PostgreSQL: threads each with a connection of their own",
+)
+@pytest.mark.django_db(transaction=True)
+def test_the_phones_asking_at_once_get_one_render_between_them(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four phones of a table ask for the same answer at the same moment (a hand saved
+    through the API: nothing kept): it is rendered once, and every phone gets it."""
+    players = make_players("Ana", "Bo", "Cy", created_by=user)
+    game = make_game(user, "screw-your-neighbour", players, options={"target_wins": 0})
+    services.hand_record(game=game, user=user, hand_input={"winner": players[0].pk})
+    version = Game.objects.get(pk=game.pk).version
+    renders: list[int] = []
+    real = pages.sheet_context
+
+    def slow_context(*args: Any, **kwargs: Any) -> Any:  # only a render makes it
+        renders.append(1)
+        time.sleep(0.2)  # long enough for the others to arrive meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "sheet_context", slow_context)
+    start = threading.Barrier(4)
+    answers: list[bytes] = []
+
+    def phone() -> None:
+        client = Client()
+        client.force_login(user)
+        start.wait(5)
+        got = client.get(f"/games/{game.pk}/live/?v={version - 1}&hand=1", HTTP_HX_REQUEST="true")
+        answers.append(got.content if got.status_code == 200 else b"")
+        connection.close()
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(renders) == 1, renders
+    assert len(answers) == 4
+    assert len(set(answers)) == 1  # the same answer for every phone
+    assert b'data-hand="1"' in answers[0]
