@@ -89,6 +89,7 @@ def js_constants() -> dict[str, Any]:
         "reconnects": _backoff_options(live, "reconnects"),
         "retries": _backoff_options(live, "retries"),
         "tool_polls": _backoff_options(tools, "polls"),
+        "tool_retries": _backoff_options(tools, "retries"),
         "first_poll_step": _number(live, "FIRST_POLL_STEP"),
         "reconnect_grace_ms": _number(live, "RECONNECT_GRACE_MS"),
         "jitter_ms": _number(live, "JITTER_MS"),
@@ -289,6 +290,8 @@ class Phone:
         self.poll_timer, self.reconnect_timer, self.hello_timer = Timer(), Timer(), Timer()
         #: live.js's askedAgain: an answer refused while streaming is asked for again.
         self.retries, self.retry_timer = Backoff(self.rng, **C["retries"]), Timer()
+        #: table-tools.js's loadTold: a tools read the stream asked for, again if refused.
+        self.tool_retries, self.tool_retry_timer = Backoff(self.rng, **C["tool_retries"]), Timer()
         # table-tools.js
         self.tools_busy = self.tools_again = False
         self.tool_timer = Timer()
@@ -604,7 +607,25 @@ class Phone:
             self.heard = max(self.heard or 0, r if isinstance(r, int) else 1 << 60)
             COUNTS["tools not asked: its own tap on its way"] += 1
             return
-        self.spawn(self.load_tools("tools (event)"))
+        self.load_told()
+
+    def load_told(self) -> None:
+        """table-tools.js's loadTold: the read again after a refusal, while streaming."""
+        self.tool_retry_timer.stop()
+
+        async def read() -> None:
+            said = await self.load_tools("tools (event)")
+            if said is None or not self.streaming:
+                return
+            status, retry_after, _changed = said
+            if not (not status or status >= 500 or status in (429, 408)):
+                self.tool_retries.reset()
+                return
+            COUNTS["tools read again after a refusal"] += 1
+            wait = self.tool_retries.after(status, retry_after, False, False)
+            self.tool_retry_timer.run(self.load_told, wait)
+
+        self.spawn(read())
 
     tapping = False
     heard: int | None = None

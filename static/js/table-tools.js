@@ -28,6 +28,10 @@ import { outbox } from "./offline-queue.js";
 import { Backoff, Timer } from "./backoff.js";
 
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
+// A read the stream asked for (a "tools" event, a hello) and the app refused (503 while
+// it sheds load, 429, no answer) is made again, never before its Retry-After: else the
+// tools would stay as they were until the next tap.
+var retries = new Backoff({ base: 1000, cap: 15000 }), retryTimer = new Timer();
 var el = null, url = "", game = "", mayChange = false, key = "";
 var state = null, offset = 0, clockKnown = false, busy = false, again = false, audio = null;
 var seenEnd = null, beeped = null;
@@ -238,6 +242,18 @@ function load() {
     });
 }
 
+function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
+
+/* load(), for the stream: again after a refusal, while the stream holds. */
+function loadTold() {
+  retryTimer.stop();
+  load().then(function (said) {
+    if (!said || !streaming()) return;
+    if (!refused(said.status)) { retries.reset(); return; }
+    retryTimer.run(loadTold, retries.after(said.status, said.retryAfter, false, false));
+  });
+}
+
 /* The stream said the tools changed (`r`: their revision, if it said): ask, unless this
  * phone shows that revision already. */
 function told(e) {
@@ -246,7 +262,7 @@ function told(e) {
   // Most often this phone's own tap, its event ahead of its answer: the answer brings
   // the state (asked for after it only if the stream told of a later revision).
   if (queued && navigator.onLine) { heard = Math.max(heard || 0, typeof r === "number" ? r : Infinity); return; }
-  load();
+  loadTold();
 }
 
 // ---- without the stream: the poll ---------------------------------------------------

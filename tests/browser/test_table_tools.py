@@ -316,3 +316,41 @@ def test_a_server_shedding_load_is_asked_again_only_after_its_retry_after(
     assert len(times) >= 3, times
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert all(gap >= 3.9 for gap in gaps), gaps
+
+
+def test_a_tools_read_refused_while_streaming_is_made_again_after_its_retry_after(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    """A tap's "tools" event makes the other phone read the tools just as the app sheds
+    load (503, Retry-After: 2): it reads them again no sooner, while its stream holds,
+    and shows the tap; before, it kept the old state until the next tap."""
+    first = signed_in_page()
+    first.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    game = game_create(owner=owner, ruleset="dirt", players=players("Bo", "Cy"))
+    second = phone(browser)
+    join(second, live_server, game, "score")
+    reads: list[float] = []
+
+    def shed_the_first(route: Any) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        reads.append(time.monotonic())
+        if len(reads) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "2"}, body="busy")
+        else:
+            route.continue_()
+
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    second.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(first)
+    open_tools(second)
+    expect(second.locator("html")).to_have_attribute("data-live", "events", timeout=15_000)
+    second.route(re.compile(rf"/games/{game.pk}/table/"), shed_the_first)
+    first.get_by_role("button", name="+ Joker (5)").click()
+    expect(second.locator("[data-penalty-count]")).to_have_text("5", timeout=20_000)
+    expect(second.locator("html")).to_have_attribute("data-live", "events")
+    assert len(reads) == 2, reads
+    assert reads[1] - reads[0] >= 2.0, reads  # not before its Retry-After
+    close_context(second.context)
