@@ -79,12 +79,15 @@ Backoff.prototype.fail = function (retryAfter) {
   this.floor = retryAfter && retryAfter > 0 ? retryAfter : 0;
 };
 
+/* Whether an HTTP status is a refusal to wait on: no answer (0), a 5xx, 429 or 408. */
+export function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
+
 /* Record an HTTP answer: `changed` (it brought something new), or its status and its
  * Retry-After header; `grow`: whether "nothing new" backs off too. Returns the wait
  * before the next request. */
 Backoff.prototype.after = function (status, retryAfterHeader, changed, grow) {
   if (changed) this.reset();
-  else if (!status || status >= 500 || status === 429 || status === 408) this.fail(retryAfterMs(retryAfterHeader));
+  else if (refused(status)) this.fail(retryAfterMs(retryAfterHeader));
   else this.quiet(grow);
   return this.delay();
 };

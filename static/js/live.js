@@ -45,7 +45,7 @@
  * What would be left of it is `new EventSource(url)` and its listeners: kept here.
  */
 
-import { Backoff, Timer } from "./backoff.js";
+import { Backoff, Timer, refused } from "./backoff.js";
 
 var source = null, sourceGame = "", sourceUrl = "", streaming = false;
 var pending = {}, busy = false, lastHeard = 0;
@@ -122,8 +122,6 @@ function polled(e) {
   if (pollable()) pollTimer.run(poll, wait); else pollTimer.stop();
 }
 document.addEventListener("htmx:afterRequest", polled);
-
-function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
 
 // While streaming: an answer this file asked for (after an event or a hello: "sse=1")
 // that was refused is asked for again (the rows it asked for, else the whole sheet),

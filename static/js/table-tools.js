@@ -25,7 +25,7 @@
  */
 
 import { outbox } from "./offline-queue.js";
-import { Backoff, Timer } from "./backoff.js";
+import { Backoff, Timer, refused } from "./backoff.js";
 
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
 // A read the stream asked for (a "tools" event, a hello) and the app refused (503 while
@@ -241,8 +241,6 @@ function load() {
       return said;
     });
 }
-
-function refused(status) { return !status || status >= 500 || status === 429 || status === 408; }
 
 /* load(), for the stream: again after a refusal, while the stream holds. */
 function loadTold() {
