@@ -94,6 +94,11 @@ class Game(models.Model):
     )
     finished_at = models.DateTimeField(null=True, blank=True)
     hand_count = models.PositiveIntegerField(default=0)
+    #: The last hand's outcome as the engine continues from it (``HandOutcome.to_json``),
+    #: saved with every write: recording the next hand reads no hand row. Null when the
+    #: game has no hand, or its last hand's outcome was never computed (an imported game:
+    #: the hand is read then).
+    last_hand = models.JSONField(null=True, blank=True, default=None)
     #: The new-game form's one-time token: the same form sent twice (Back, then "Start
     #: the game" again) opens the game it started instead of a second one.
     start_token = models.CharField(max_length=64, blank=True, default="", db_default="")

@@ -23,7 +23,7 @@ from scorekeeper.models import (
     Seat,
 )
 from scorekeeper.ratings.replay import lock_league, replay_league_ratings
-from scorekeeper.selectors.games import derived_of, game_state, seat_results
+from scorekeeper.selectors.games import derived_of, game_state, last_hand_of, seat_results
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,10 @@ def game_derived_rebuild(game: Game) -> GameRebuilt:
         finished_at = None
     elif finished_at is None:
         finished_at = max((h.created_at for h in hands), default=game.updated_at)
+    last_hand = last_hand_of(state.hands[-1] if state.hands else None)
     changed_game = (
-        game.status != status
+        game.last_hand != last_hand
+        or game.status != status
         or game.finished_at != finished_at
         or game.hand_count != len(state.hands)
     )
@@ -114,6 +116,7 @@ def game_derived_rebuild(game: Game) -> GameRebuilt:
             status=status,
             finished_at=finished_at,
             hand_count=len(state.hands),
+            last_hand=last_hand,
             version=game.version + 1,
         )
         return GameRebuilt(changed=True)

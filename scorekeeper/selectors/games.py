@@ -144,6 +144,21 @@ def stored_outcome(hand: Hand) -> HandOutcome | None:
     )
 
 
+def last_hand_of(outcome: HandOutcome | None) -> dict[str, Any] | None:
+    """What ``Game.last_hand`` keeps of the game's last hand: the engine's own JSON of
+    its outcome (``HandOutcome.to_json``)."""
+    return outcome.to_json() if outcome is not None else None
+
+
+def last_outcome(game: Game) -> HandOutcome | None:
+    """The outcome of the game's last hand as the game row keeps it (None when it keeps
+    none, or one that is not its last hand's: then read the hand)."""
+    data = game.last_hand
+    if not isinstance(data, dict) or data.get("number") != game.hand_count:
+        return None
+    return HandOutcome.from_json(data)
+
+
 def derived_of(outcome: HandOutcome) -> dict[str, Any]:
     """What ``Hand.derived`` stores of an outcome: the API's hand object without the
     input and revision (so the database can serve it as it is), and the fold's running

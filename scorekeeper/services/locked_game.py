@@ -24,7 +24,14 @@ from scorekeeper.live import notify as live
 from scorekeeper.models import Game, GameStatus, Guest, Hand, HandRevision, Seat
 from scorekeeper.ratings.hooks import game_changed
 from scorekeeper.selectors.access import GameAccess, GuestLink, game_access
-from scorekeeper.selectors.games import derived_of, game_config, seat_results, stored_outcome
+from scorekeeper.selectors.games import (
+    derived_of,
+    game_config,
+    last_hand_of,
+    last_outcome,
+    seat_results,
+    stored_outcome,
+)
 from scorekeeper.validation import MAX_ID
 
 
@@ -54,11 +61,13 @@ def lock_game(
     ``may`` do this (:func:`check_may`)."""
     if not 1 <= int(game.pk) <= MAX_ID:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
-    seats = list(
+    seats = sorted(
+        # Sorted here, not by the query: a few seats, and no ORDER BY to build.
         Seat.objects.select_related("game")
         .select_for_update(of=("game",), no_key=True)
         .filter(game_id=game.pk)
-        .order_by("position")
+        .order_by(),
+        key=lambda seat: seat.position,
     )
     if not seats:
         raise Game.DoesNotExist(f"There is no game {game.pk}.")
@@ -102,25 +111,31 @@ def state_and_revision(at: LockedGame) -> tuple[GameState, int]:
     """The game's state now, from its last hand's stored outcome alone, and the last
     revision the next hand's number already had (0: none; it was recorded and undone
     before when not 0). A number above the highest ever undone (the game row keeps it)
-    has none: then the last hand is the only query."""
-    last = (
-        Hand.objects.filter(game=at.game)
-        .only("game_id", "number", "input", "derived")
-        .order_by("-number")
-        .first()
-    )
-    following = last.number + 1 if last is not None else 1
+    has none. The last hand's outcome is the game row's (``Game.last_hand``); a game
+    that keeps none (no hand yet, or imported) reads its last hand."""
+    kept = last_outcome(at.game)
+    if kept is not None:
+        number = kept.number
+    else:
+        last = (
+            Hand.objects.filter(game=at.game)
+            .only("game_id", "number", "input", "derived")
+            .order_by("-number")
+            .first()
+        )
+        number = last.number if last is not None else 0
+        if last is not None:
+            kept = stored_outcome(last)
     redone = 0
-    if following <= at.game.undone_upto:
-        found = HandRevision.objects.filter(game=at.game, number=following).aggregate(
+    if number + 1 <= at.game.undone_upto:
+        found = HandRevision.objects.filter(game=at.game, number=number + 1).aggregate(
             last=Max("revision")
         )["last"]
         redone = found or 0
-    if last is None:
+    if number == 0:
         return at.rules.resume(at.config, [], closed=at.game.closed), redone
-    outcome = stored_outcome(last)
-    kept = [outcome] if outcome is not None else outcomes_from(at, last.number)
-    return at.rules.resume(at.config, kept, closed=at.game.closed), redone
+    outcomes = [kept] if kept is not None else outcomes_from(at, number)
+    return at.rules.resume(at.config, outcomes, closed=at.game.closed), redone
 
 
 #: What a writer must be allowed (``selectors.access.GameAccess``) for each kind of write.
@@ -166,6 +181,7 @@ def check_may(game: Game, user: User | None, guest: Guest | None, may: str) -> G
 DERIVED_FIELDS = [
     *("status", "finished_at", "hand_count", "version", "updated_at", "closed"),
     "corrected_hands",
+    "last_hand",
 ]
 
 
@@ -187,6 +203,7 @@ def sync_derived(
     elif not state.finished:
         game.finished_at = None
     game.hand_count = state.hands[-1].number if state.hands else 0
+    game.last_hand = last_hand_of(state.hands[-1] if state.hands else None)
     game.version += 1
     game.updated_at = timezone.now()
     # update(), not save(): the same statement without the model's save machinery.

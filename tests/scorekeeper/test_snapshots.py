@@ -1,9 +1,11 @@
-"""Stored hand outcomes (``Hand.derived``) always equal a fresh replay of the game
-through the engine, whatever mix of hands, corrections, undos and ends by hand made
-the game; and a write reads no more rows for a long game than for a short one."""
+"""Stored hand outcomes (``Hand.derived``, and the last one on the game row,
+``Game.last_hand``) always equal a fresh replay of the game through the engine, whatever
+mix of hands, corrections, undos and ends by hand made the game; and a write reads no
+more rows for a long game than for a short one."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -17,7 +19,13 @@ from games import GameState, RuleError, get_ruleset
 from scorekeeper.errors import ConflictError
 from scorekeeper.models import Game, Hand, Player, Seat
 from scorekeeper.ratings.rebuild import rebuild_derived
-from scorekeeper.selectors.games import derived_of, game_config, game_state, seat_results
+from scorekeeper.selectors.games import (
+    derived_of,
+    game_config,
+    game_state,
+    last_hand_of,
+    seat_results,
+)
 from scorekeeper.services.games import (
     game_close,
     game_create,
@@ -73,6 +81,8 @@ def assert_snapshots_match_a_replay(game: Game) -> None:
         replay.ended_by,
     )
     assert fresh.hand_count == len(replay.hands)
+    last = last_hand_of(replay.hands[-1] if replay.hands else None)
+    assert fresh.last_hand == json.loads(json.dumps(last))
     assert fresh.status == replay.status
     results = seat_results(replay)
     for seat in Seat.objects.filter(game=fresh):
@@ -141,6 +151,7 @@ def test_hands_stored_without_outcomes_are_read_right_and_filled_in(user: User) 
     expected = game_state(_fresh(game))
     # As an import or an older version leaves them: inputs only.
     Hand.objects.filter(game=game).update(derived={})
+    Game.objects.filter(pk=game.pk).update(last_hand=None)
     assert game_state(_fresh(game)).scores == expected.scores
     state = game_state(_fresh(game))
     hand_record(
@@ -167,6 +178,30 @@ def _record_queries(game: Game, user: User) -> int:
     with CaptureQueriesContext(connection) as queries:
         hand_record(game=game, user=user, hand_input=hand)
     return len(queries)
+
+
+def test_recording_a_hand_reads_no_hand_row_the_game_row_keeps_the_last_one(user: User) -> None:
+    game = _dirt_game(user, 6)
+    state = game_state(_fresh(game))
+    hand = next_hand(random.Random(7), state.config, state, {})
+    with CaptureQueriesContext(connection) as queries:
+        hand_record(game=game, user=user, hand_input=hand)
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in reads if '"scorekeeper_hand"' in sql.split(" FROM ")[1]]
+    assert_snapshots_match_a_replay(game)
+
+
+def test_a_game_saved_before_the_row_kept_its_last_hand_reads_it_once(user: User) -> None:
+    game = _dirt_game(user, 3)
+    Game.objects.filter(pk=game.pk).update(last_hand=None)  # as before the migration
+    for seed in (1, 2):
+        state = game_state(_fresh(game))
+        hand = next_hand(random.Random(seed), state.config, state, {})
+        with CaptureQueriesContext(connection) as queries:
+            hand_record(game=game, user=user, hand_input=hand)
+        read_hands = [q for q in queries if 'FROM "scorekeeper_hand"' in q["sql"]]
+        assert len(read_hands) == (1 if seed == 1 else 0)
+    assert_snapshots_match_a_replay(game)
 
 
 def test_recording_a_hand_reads_as_much_for_a_long_game_as_for_a_short_one(user: User) -> None:
