@@ -50,12 +50,25 @@ def _ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
 
 
-def table_answer(game: Game, hand: int, timer_seconds: int | None) -> dict[str, Any]:
+def read_with_game(game: Game) -> TableState | None:
+    """The game's tools row as the query that read the game read it along
+    (``select_related("tablestate")``: no query here); None: the game has none."""
+    try:
+        return game.tablestate
+    except TableState.DoesNotExist:
+        return None
+
+
+def table_answer(
+    game: Game, hand: int, timer_seconds: int | None, row: TableState | bool | None = False
+) -> dict[str, Any]:
     """What the phones show of the game's tools (``hand``: the hand in play;
     ``timer_seconds``: the game's timer, None without one). ``server_now`` lets a phone
-    correct its own clock; a running timer ends at ``ends_at`` (ms since the epoch)."""
-    table = TableState.objects.filter(game_id=game.pk).first()
-    if table is None:
+    correct its own clock; a running timer ends at ``ends_at`` (ms since the epoch).
+    ``row``: the tools' row when the caller read it (None: the game has none; False:
+    not read, read here)."""
+    table = TableState.objects.filter(game_id=game.pk).first() if row is False else row
+    if not isinstance(table, TableState):
         table = TableState(game_id=game.pk, timer_seconds=timer_seconds or 0, hand=hand)
     fresh_for_hand(table, hand)
     now = timezone.now()
@@ -114,13 +127,15 @@ def hand_in_play(state: GameState) -> int:
     return int(state.next_hand["number"]) if state.next_hand else 0
 
 
-def game_table(game: Game, state: GameState, names: dict[int, str]) -> dict[str, Any]:
+def game_table(
+    game: Game, state: GameState, names: dict[int, str], row: TableState | bool | None = False
+) -> dict[str, Any]:
     """:func:`table_answer` for the game at ``state`` (its current one), with the
     leader's name, whether the game is over and the actions the game takes (the tools
-    its document calls for: ``games.table_tools``)."""
+    its document calls for: ``games.table_tools``); ``row`` as there."""
     rules = get_ruleset(game.ruleset)
     seconds = rules.table_timer_seconds(state.config.options)
-    data = table_answer(game, hand_in_play(state), seconds)
+    data = table_answer(game, hand_in_play(state), seconds, row)
     data["leader_name"] = names.get(data["leader"]) if data["leader"] else None
     data["finished"] = state.finished
     data["actions"] = actions_of(rules, state.config.options)

@@ -1,10 +1,10 @@
 """``{% table_tools_state %}``: the table tools' shared state as JSON in the page, for
 ``static/js/table-tools.js`` (``games/_table_tools_state.html``), rendered from the
 sheet's context (its access, state and names: nothing is read again but the tools'
-row). In the page it stands outside the sheet's ``{% cache %}`` fragments: the state
-carries the server's clock (``server_now``), by which each phone counts the timer
-down. The live answer keeps it in its fragment, whose key holds the tools' revision
-(``web.live_answer.answer_key``)."""
+row, which the sheet's page reads with the game). In the page it stands outside the
+sheet's ``{% cache %}`` fragments: the state carries the server's clock
+(``server_now``), by which each phone counts the timer down. The live answer keeps it
+in its fragment, whose key holds the tools' revision (``web.live_answer.answer_key``)."""
 
 from __future__ import annotations
 
@@ -30,5 +30,7 @@ def table_tools_state(context: template.Context) -> dict[str, Any]:
     oob = context.get("oob", False)
     if context.get("table_tools") is None:
         return {"data": None, "holder": True, "oob": oob}
-    data = answer(context["access"], context["state"], context["names"], context["table_tools"])
+    row = context.get("tools_row", False)  # the sheet's page reads it with the game
+    tools = context["table_tools"]
+    data = answer(context["access"], context["state"], context["names"], tools, row)
     return {"data": data, "holder": True, "oob": oob}

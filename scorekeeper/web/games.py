@@ -47,6 +47,7 @@ from scorekeeper.selectors.games import (
     game_state,
     player_names,
 )
+from scorekeeper.selectors.table import read_with_game
 from scorekeeper.services.games import (
     HandWritten,
     game_close,
@@ -89,7 +90,9 @@ class HtmxHttpRequest(HttpRequest):
 @require_GET
 @game_page(games=sheet_game())
 def game_sheet(request: HttpRequest, access: GameAccess) -> HttpResponse:
-    return render_sheet(request, sheet_context(request, access))
+    context = sheet_context(request, access)
+    context["tools_row"] = read_with_game(access.game)  # read by sheet_game()
+    return render_sheet(request, context)
 
 
 @require_GET

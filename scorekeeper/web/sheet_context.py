@@ -82,9 +82,10 @@ def keep_written(access: GameAccess, written: HandWritten) -> GameAccess:
 
 
 def sheet_game() -> QuerySet[Game]:
-    """The game row as the sheet reads it: with its league and owner, its seats and hands
-    coming from :func:`rows_by_version`."""
-    return Game.objects.select_related("league", "owner")
+    """The game row as the sheet reads it: with its league, owner and table tools' row
+    (``tools_row`` in the page's context), its seats and hands coming from
+    :func:`rows_by_version`."""
+    return Game.objects.select_related("league", "owner", "tablestate")
 
 
 def seat_ids(game: Game) -> list[int]:

@@ -25,7 +25,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
 from games import GameState, RuleError
-from scorekeeper.models import Game
+from scorekeeper.models import Game, TableState
 from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.rows import rows_by_version
@@ -61,14 +61,16 @@ def answer(
     state: GameState | None = None,
     names: dict[int, str] | None = None,
     tools: TableTools | None = None,
+    row: TableState | bool | None = False,
 ) -> dict[str, Any]:
     """The tools' state for this viewer: the shared values, the hand's tools (the
     presenter's), whether this phone may change them, the game's version and the
     state's ``ETag``. ``state``/``names``: the game's, and ``tools`` the hand's, when
-    the caller has them."""
+    the caller has them; ``row``: the tools' row when read with the game (see
+    ``selectors.table.table_answer``)."""
     if state is None or names is None:
         state, names = state_of(access.game)
-    data = game_table(access.game, state, names)
+    data = game_table(access.game, state, names, row)
     if tools is None:
         tools = tools_for(state, names)
     data["tools"] = asdict(tools) if tools is not None else None

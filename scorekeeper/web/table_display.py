@@ -14,6 +14,7 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 
 from scorekeeper.selectors.access import GameAccess
+from scorekeeper.selectors.table import read_with_game
 from scorekeeper.web.access import game_page
 from scorekeeper.web.scoreboard import build_final_board
 from scorekeeper.web.sheet_context import reload_access, sheet_context, sheet_game
@@ -27,6 +28,7 @@ def _context(request: HttpRequest, access: GameAccess) -> dict[str, object]:
     # At the end, the whole screen is the final standings: the moment the table looks.
     state = context["state"]
     context["final"] = build_final_board(state, context["grid"].columns, context["names"])
+    context["tools_row"] = read_with_game(access.game)  # read by sheet_game()
     return context
 
 

@@ -145,9 +145,9 @@ def test_a_sheet_seen_before_reads_only_the_game_row(
     game, clients = setting
     owner = clients["owner"]()
     owner.get(f"/games/{game.pk}/")
-    # The session, the account, the game with its league, and the table's shared tools
-    # (Screw's direction, issue 27).
-    with django_assert_num_queries(4):
+    # The session, the account, and the game with its league and the table's shared
+    # tools (Screw's direction, issue 27) in the same row.
+    with django_assert_num_queries(3):
         assert owner.get(f"/games/{game.pk}/").status_code == 200
     game_close(game=Game.objects.get(pk=game.pk), user=game.owner)
     owner.get(f"/games/{game.pk}/")
