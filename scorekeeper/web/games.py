@@ -134,6 +134,7 @@ def _live_body(request: HttpRequest, found: GameAccess) -> str:
         context["notice"] = notice
         context["oob"] = True
         context["refresh_panel"] = hand_changed
+        context["tools_row"] = live_answer.tools_row(request, found)  # read for the key
         if first is not None:
             context["grid_delta"] = grid_delta(context["grid"], first)
         return render_to_string("games/_live_parts.html", context, request)

@@ -22,9 +22,10 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from scorekeeper.live.pushed import key_of
+from scorekeeper.models import TableState
 from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import version_key
-from scorekeeper.selectors.table import shares_tools, tools_revision
+from scorekeeper.selectors.table import shares_tools
 from scorekeeper.web.access import guest_link, holds_link
 from scorekeeper.web.sheet_context import wants_every_hand
 
@@ -39,8 +40,8 @@ RENDER_WAIT_SECONDS = 5.0
 class LiveRequest(HttpRequest):
     #: The viewer's access, read once: the ETag and the answer both need it.
     live_access: GameAccess | None
-    #: The game's tools revision, read once likewise: (game id, revision).
-    live_tools: tuple[int, int]
+    #: The game's tools row, read once likewise: (game id, the row; None: it has none).
+    live_tools: tuple[int, TableState | None]
     #: The answer's key, made once (it reads the tools' revision): the same two need it.
     live_key: tuple[GameAccess, str]
 
@@ -57,13 +58,20 @@ def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
 
 
 def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
-    """The game's tools revision, read once per request (the ETag and the answer's key
-    both need it, and every game's tools are shared)."""
+    """The game's tools revision, from its row read once per request (the ETag and the
+    answer's key need the revision, the answer's tools state the row)."""
     kept = getattr(request, "live_tools", None)
     if kept is None or kept[0] != access.game.pk:
-        kept = (access.game.pk, tools_revision(access.game))
+        kept = (access.game.pk, next(iter(TableState.objects.filter(game_id=access.game.pk)), None))
         request.live_tools = kept  # type: ignore[attr-defined]
-    return kept[1]
+    return kept[1].revision if kept[1] is not None else 0
+
+
+def tools_row(request: HttpRequest, access: GameAccess) -> TableState | bool | None:
+    """The game's tools row as this request read it for the answer's key (None: the
+    game has none; False: not read, for ``selectors.table.table_answer`` to read)."""
+    kept = getattr(request, "live_tools", None)
+    return kept[1] if kept is not None and kept[0] == access.game.pk else False
 
 
 def answer_key(request: HttpRequest, access: GameAccess) -> str:

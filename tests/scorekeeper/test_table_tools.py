@@ -396,6 +396,28 @@ def test_the_live_answer_brings_the_tools_out_of_band_at_their_revision() -> Non
     assert second["ETag"] != first["ETag"]
 
 
+def test_a_live_answer_reads_the_tools_row_once_for_its_key_and_its_state() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game, owner, client, (ana, bo, cy) = _dirt()
+    before = game.version
+    hand_record(
+        game=game, user=owner,
+        hand_input={"winner": ana.pk, "results": [
+            {"player": bo.pk, "points": 10}, {"player": cy.pk, "points": 20}]},
+    )  # fmt: skip
+    _act(client, game, action="penalty-add", amount="3")
+    _act(client, game, action="direction-flip")
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(
+            reverse("game_live", args=[game.pk]), {"v": before, "hand": "1"}, HTTP_HX_REQUEST="true"
+        )
+    state = _state_in(answer.content.decode())
+    assert (state["hand"], state["penalty"], state["clockwise"]) == (2, 3, False)
+    assert len([q for q in queries if 'FROM "scorekeeper_tablestate"' in q["sql"]]) == 1
+
+
 def test_a_finished_games_tools_say_so_and_may_not_change() -> None:
     from django.db.models import F
 
