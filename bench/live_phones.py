@@ -101,6 +101,11 @@ def js_constants() -> dict[str, Any]:
 C = js_constants()
 
 
+def refused(status: int) -> bool:
+    """backoff.js's refused(): no answer (0), a 5xx, 429 or 408 is waited on."""
+    return not status or status >= 500 or status in (429, 408)
+
+
 class Backoff:
     """backoff.js's Backoff, line for line (milliseconds)."""
 
@@ -148,7 +153,7 @@ class Backoff:
     def after(self, status: int, retry_after: str | None, changed: bool, grow: bool) -> float:
         if changed:
             self.reset()
-        elif not status or status >= 500 or status in (429, 408):
+        elif refused(status):
             self.fail(retry_after_ms(retry_after))
         else:
             self.quiet(grow)
@@ -513,7 +518,7 @@ class Phone:
     def asked_again(self, status: int, headers: dict[str, str], url: str) -> None:
         """live.js's askedAgain: a refused answer (the rows it asked for, else the whole
         sheet) is asked for again after the refusals' backoff and Retry-After."""
-        if not (not status or status >= 500 or status in (429, 408)):
+        if not refused(status):
             self.retries.reset()
             return
         wait = self.retries.after(status, headers.get("retry-after"), False, False)
@@ -618,7 +623,7 @@ class Phone:
             if said is None or not self.streaming:
                 return
             status, retry_after, _changed = said
-            if not (not status or status >= 500 or status in (429, 408)):
+            if not refused(status):
                 self.tool_retries.reset()
                 return
             COUNTS["tools read again after a refusal"] += 1

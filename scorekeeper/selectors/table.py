@@ -50,6 +50,11 @@ def _ms(moment: datetime) -> int:
     return round(moment.timestamp() * 1000)
 
 
+def read_tools_row(game: Game) -> TableState | None:
+    """The game's tools row (None: its tools never changed): one indexed read."""
+    return next(iter(TableState.objects.filter(game_id=game.pk)), None)
+
+
 def read_with_game(game: Game) -> TableState | None:
     """The game's tools row as the query that read the game read it along
     (``select_related("tablestate")``: no query here); None: the game has none."""
@@ -67,7 +72,7 @@ def table_answer(
     correct its own clock; a running timer ends at ``ends_at`` (ms since the epoch).
     ``row``: the tools' row when the caller read it (None: the game has none; False:
     not read, read here)."""
-    table = TableState.objects.filter(game_id=game.pk).first() if row is False else row
+    table = read_tools_row(game) if row is False else row
     if not isinstance(table, TableState):
         table = TableState(game_id=game.pk, timer_seconds=timer_seconds or 0, hand=hand)
     fresh_for_hand(table, hand)

@@ -25,7 +25,7 @@ from scorekeeper.live.pushed import key_of
 from scorekeeper.models import TableState
 from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import version_key
-from scorekeeper.selectors.table import shares_tools
+from scorekeeper.selectors.table import read_tools_row, shares_tools
 from scorekeeper.web.access import guest_link, holds_link
 from scorekeeper.web.sheet_context import wants_every_hand
 
@@ -62,7 +62,7 @@ def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
     answer's key need the revision, the answer's tools state the row)."""
     kept = getattr(request, "live_tools", None)
     if kept is None or kept[0] != access.game.pk:
-        kept = (access.game.pk, next(iter(TableState.objects.filter(game_id=access.game.pk)), None))
+        kept = (access.game.pk, read_tools_row(access.game))
         request.live_tools = kept  # type: ignore[attr-defined]
     return kept[1].revision if kept[1] is not None else 0
 
