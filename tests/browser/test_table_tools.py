@@ -119,15 +119,22 @@ def test_the_timer_is_the_same_on_both_phones_and_survives_a_reload(
     close_context(second.context)
 
 
-def test_the_draw_penalty_and_direction_are_shared(
-    events: str, signed_in_page: Any, browser: Any, live_server: Any
-) -> None:
+def _two_phones(signed_in_page: Any, browser: Any, live_server: Any) -> tuple[Any, Any, Any]:
+    """The owner's phone (360 px, signed in) and a second one joined by a score link, at
+    a new Dirt game (not opened yet)."""
     first = signed_in_page()
     first.set_viewport_size({"width": 360, "height": 740})
     owner = User.objects.get(username="ana")
     game = game_create(owner=owner, ruleset="dirt", players=players("Bo", "Cy"))
     second = phone(browser)
     join(second, live_server, game, "score")
+    return first, second, game
+
+
+def test_the_draw_penalty_and_direction_are_shared(
+    events: str, signed_in_page: Any, browser: Any, live_server: Any
+) -> None:
+    first, second, game = _two_phones(signed_in_page, browser, live_server)
     problems = watch(first) + watch(second)
     first.goto(f"{live_server.url}/games/{game.pk}/")
     open_tools(first)
@@ -324,12 +331,7 @@ def test_a_tools_read_refused_while_streaming_is_made_again_after_its_retry_afte
     """A tap's "tools" event makes the other phone read the tools just as the app sheds
     load (503, Retry-After: 2): it reads them again no sooner, while its stream holds,
     and shows the tap; before, it kept the old state until the next tap."""
-    first = signed_in_page()
-    first.set_viewport_size({"width": 360, "height": 740})
-    owner = User.objects.get(username="ana")
-    game = game_create(owner=owner, ruleset="dirt", players=players("Bo", "Cy"))
-    second = phone(browser)
-    join(second, live_server, game, "score")
+    first, second, game = _two_phones(signed_in_page, browser, live_server)
     reads: list[float] = []
 
     def shed_the_first(route: Any) -> None:
