@@ -75,6 +75,17 @@ def table_usual(config: GameConfig, earlier: Sequence[tuple[int, Mapping[str, An
     return round(median(values)) if values else None
 
 
+def over_ceiling(config: GameConfig, number: int, hand: Mapping[str, Any]) -> dict[int, int]:
+    """The amounts of hand ``number`` above its ruleset's ceiling: the only ones that can
+    be unlikely, whatever the earlier hands (the limit is never below the ceiling), so
+    a hand with none needs no history read."""
+    ceiling = get_ruleset(config.ruleset).plausible_ceiling
+    if ceiling is None:
+        return {}
+    amounts = reported_amounts(config, number, hand)
+    return {player: amount for player, amount in amounts.items() if amount > ceiling}
+
+
 def unlikely_amounts(
     config: GameConfig,
     number: int,

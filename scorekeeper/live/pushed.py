@@ -31,6 +31,10 @@ log = logging.getLogger("scorekeeper.live")
 #: Larger answers are not pushed (the phone asks): a stream's queue holds a few.
 MAX_BYTES = 48 * 1024
 
+#: The name of the answer's fragment: ``games/_live.html`` keeps it as ``{% cache …
+#: live-answer key %}``, and ``web.live_answer.keep_new`` under the same key.
+FRAGMENT = "live-answer"
+
 #: The variant of answer a stream can use: (ticket kind, joined by a link, host, the
 #: page's language).
 Variant = tuple[str, bool, str, str]
@@ -87,7 +91,7 @@ def fragment_keys(
                 host=host,
                 language=language,
             )
-            made.append(make_template_fragment_key("live-answer", [key]))
+            made.append(make_template_fragment_key(FRAGMENT, [key]))
     return made
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games import HandOutcome
-from games.plausible import HISTORY_HANDS, unlikely_amounts
+from games.plausible import HISTORY_HANDS, over_ceiling, unlikely_amounts
 from scorekeeper.errors import UnlikelyHand
 from scorekeeper.models import Hand
 from scorekeeper.services.locked_game import LockedGame
@@ -30,8 +30,9 @@ def earlier_inputs(at: LockedGame, number: int) -> list[tuple[int, Mapping[str, 
 
 def check_likely(at: LockedGame, outcome: HandOutcome, confirm: str | None) -> None:
     """Refuse (:class:`UnlikelyHand`) an unlikely ``outcome`` that ``confirm`` does not
-    cover; with ``confirm`` None, ask nothing."""
-    if confirm is None:
+    cover; with ``confirm`` None, ask nothing. The earlier hands are read only when an
+    amount passes the ruleset's ceiling (most hands pass none: no query)."""
+    if confirm is None or not over_ceiling(at.config, outcome.number, outcome.input):
         return
     earlier = earlier_inputs(at, outcome.number)
     items = unlikely_amounts(at.config, outcome.number, outcome.input, earlier)

@@ -118,10 +118,11 @@ def game_live(request: LiveRequest, pk: int) -> HttpResponse:
     return HttpResponse(_live_body(request, found))
 
 
-def _live_body(request: HttpRequest, found: GameAccess) -> str:
+def _live_body(request: HttpRequest, found: GameAccess, *, written: bool = False) -> str:
     """The live answer to ``request`` (its query: the hand its entry is for, the rows
     ``from``…``to`` it asks for) at the game's version: the kept fragment of its key, or
-    rendered once and kept for every phone of that key."""
+    rendered once and kept for every phone of that key. For a version ``written`` by
+    this request nothing can be kept yet: rendered and kept without a look first."""
     current = found.game.version
 
     def parts() -> str:  # called by the template only when its fragment is not kept
@@ -139,8 +140,12 @@ def _live_body(request: HttpRequest, found: GameAccess) -> str:
             context["grid_delta"] = grid_delta(context["grid"], first)
         return render_to_string("games/_live_parts.html", context, request)
 
-    # The kept fragment needs nothing of the request: no context processors run for it.
     key = live_answer.answer_key(request, found)
+    if written:
+        body = parts()
+        live_answer.keep_new(key, body)
+        return body
+    # The kept fragment needs nothing of the request: no context processors run for it.
     context = {"key": key, "timeout": live_answer.TIMEOUT, "parts": parts}
     with live_answer.RENDERS.one_at_a_time(key):  # the table's phones ask at once
         return render_to_string("games/_live.html", context)
@@ -164,7 +169,7 @@ def _saved_answer(request: HttpRequest, access: GameAccess, written: HandWritten
         query.update({"from": number, "to": str(after.game.version)})
     asked = copy(request)
     asked.GET = query  # type: ignore[assignment]  # (a QueryDict all the same)
-    return _live_body(asked, after)
+    return _live_body(asked, after, written=True)
 
 
 def _change_notice(seen: str, marker: str, *, enters: bool) -> str:

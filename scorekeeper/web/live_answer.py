@@ -18,10 +18,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from django.core.cache import caches
+from django.core.cache.utils import make_template_fragment_key
 from django.http import HttpRequest
 from django.utils import translation
 
-from scorekeeper.live.pushed import key_of
+from scorekeeper.kept import SHARED
+from scorekeeper.live.pushed import FRAGMENT, key_of
 from scorekeeper.models import TableState
 from scorekeeper.selectors.access import GameAccess, find_poll_access
 from scorekeeper.selectors.games import version_key
@@ -95,6 +98,13 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
     )
     request.live_key = (access, key)  # type: ignore[attr-defined]
     return key
+
+
+def keep_new(key: str, body: str) -> None:
+    """Keep the answer of a version just written under ``key``, as ``games/_live.html``
+    keeps its fragment: the saving phone's, made in the write's own transaction. No phone
+    can have asked for that version yet, so nothing is looked up first."""
+    caches[SHARED].set(make_template_fragment_key(FRAGMENT, [key]), body, TIMEOUT)
 
 
 def answer_etag(request: LiveRequest, pk: int) -> str | None:

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import get_ruleset
-from games.plausible import USUAL_FACTOR, table_usual, unlikely_amounts
+from games.plausible import USUAL_FACTOR, over_ceiling, table_usual, unlikely_amounts
 
 PLAYERS = [1, 2, 3, 4]
 DIRT_CEILING = get_ruleset("dirt").plausible_ceiling
@@ -85,3 +85,26 @@ def test_an_amount_asks_exactly_when_above_the_limit(earlier: list[int], amount:
     usual = table_usual(cfg, history)
     limit = DIRT_CEILING if usual is None else max(USUAL_FACTOR * usual, DIRT_CEILING)
     assert bool(found) == (amount > limit)
+
+
+@given(
+    earlier=st.lists(st.integers(0, 400), min_size=0, max_size=20),
+    amounts=st.lists(st.integers(0, 2_000), min_size=1, max_size=3),
+    slug=st.sampled_from(["dirt", "dirty-uno"]),
+)
+def test_only_an_amount_over_the_ceiling_can_be_unlikely(
+    earlier: list[int], amounts: list[int], slug: str
+) -> None:
+    """What lets a write skip the history: a hand none of whose amounts passes the
+    ruleset's ceiling is never unlikely, whatever came before."""
+    cfg = config(slug)
+    history = [(n + 1, points_hand(1, p2=v, p3=v // 2)) for n, v in enumerate(earlier)]
+    hand = points_hand(1, **{f"p{i + 2}": v for i, v in enumerate(amounts)})
+    found = unlikely_amounts(cfg, len(history) + 1, hand, history)
+    over = over_ceiling(cfg, len(history) + 1, hand)
+    assert {u.player for u in found} <= set(over)
+    assert bool(over) == any(v > get_ruleset(slug).plausible_ceiling for v in amounts)
+
+
+def test_games_that_never_ask_have_nothing_over_a_ceiling() -> None:
+    assert over_ceiling(config("screw-your-neighbour"), 1, {"winner": 1}) == {}

@@ -94,6 +94,35 @@ def test_new_game_from_a_league_page_preselects_the_league(user) -> None:  # typ
     assert f'<option value="{league.pk}" selected' in form
 
 
+def test_an_ordinary_hand_reads_no_earlier_hands_for_the_unlikely_check(  # type: ignore[no-untyped-def]
+    user, make_players
+) -> None:
+    """A form's write asks about unlikely hands (``confirm``), yet a hand whose amounts
+    stay under the ruleset's ceiling reads no history: one query fewer a hand."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scorekeeper.errors import UnlikelyHand
+
+    ana, bo, cy = make_players("Ana", "Bo", "Cy")
+    game = game_create(owner=user, ruleset="dirt", players=[ana.pk, bo.pk, cy.pk])
+
+    def hand(points: int) -> dict:
+        return {
+            "winner": ana.pk,
+            "results": [{"player": bo.pk, "points": points}, {"player": cy.pk, "points": 4}],
+        }
+
+    hand_record(game=game, user=user, hand_input=hand(30), confirm="")
+    with CaptureQueriesContext(connection) as ordinary:
+        hand_record(game=game, user=user, hand_input=hand(40), confirm="")
+    with CaptureQueriesContext(connection) as high, pytest.raises(UnlikelyHand):
+        hand_record(game=game, user=user, hand_input=hand(260), confirm="")  # over 250
+    history = "LIMIT 50"
+    assert not [q for q in ordinary.captured_queries if history in q["sql"]]
+    assert [q for q in high.captured_queries if history in q["sql"]]
+
+
 def test_an_unlikely_hand_is_written_only_once_confirmed(user, make_players) -> None:  # type: ignore[no-untyped-def]
     from scorekeeper.errors import UnlikelyHand
     from scorekeeper.services.games import hand_replace

@@ -243,17 +243,24 @@ def test_a_hand_saved_on_the_sheet_is_answered_before_its_event_so_no_phone_rend
     made: list[bool] = []
     live_body = pages._live_body
 
-    def watched(request: object, found: object) -> str:
+    def watched(request: object, found: object, **how: bool) -> str:
         # Inside the write's transaction, the hand not committed yet.
         made.append(connection.in_atomic_block)
-        return live_body(request, found)  # type: ignore[arg-type]
+        return live_body(request, found, **how)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pages, "_live_body", watched)
     before = Game.objects.get(pk=game.pk).version
     body = {"number": "1", "winner": str(seats[2]), "shown": str(before)}
-    saved = saver.post(f"/games/{game.pk}/hands/", body, **HTMX)
+    with CaptureQueriesContext(connection) as saving:
+        saved = saver.post(f"/games/{game.pk}/hands/", body, **HTMX)
     assert saved.status_code == 200
     assert made == [True]
+    # A version just written has no answer kept yet: it is kept without a look first.
+    answer_sql = [q["sql"] for q in saving.captured_queries if "live-answer" in q["sql"]]
+    assert len(answer_sql) >= 1
+    assert not [
+        sql for sql in answer_sql if sql.lstrip().upper().startswith('SELECT "CACHE_KEY", "VALUE"')
+    ]
     after = Game.objects.get(pk=game.pk).version
     renders: list[str] = []
     parts = pages.sheet_context
