@@ -60,9 +60,9 @@ def poll_access(request: LiveRequest, pk: int) -> GameAccess | None:
     return request.live_access
 
 
-def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
-    """The game's tools revision, from its row read once per request (the ETag and the
-    answer's key need the revision, the answer's tools state the row)."""
+def read_tools_revision(request: HttpRequest, access: GameAccess) -> int:
+    """The game's tools revision, from its row read once per request (the ETags and the
+    answer's key need the revision, the answers' tools state the row: ``tools_row``)."""
     kept = getattr(request, "live_tools", None)
     if kept is None or kept[0] != access.game.pk:
         kept = (access.game.pk, read_tools_row(access.game))
@@ -71,8 +71,8 @@ def _tools_revision(request: HttpRequest, access: GameAccess) -> int:
 
 
 def tools_row(request: HttpRequest, access: GameAccess) -> TableState | bool | None:
-    """The game's tools row as this request read it for the answer's key (None: the
-    game has none; False: not read, for ``selectors.table.table_answer`` to read)."""
+    """The game's tools row as this request read it for an ETag or the answer's key
+    (None: the game has none; False: not read, for ``selectors.table.table_answer``)."""
     kept = getattr(request, "live_tools", None)
     return kept[1] if kept is not None and kept[0] == access.game.pk else False
 
@@ -87,7 +87,7 @@ def answer_key(request: HttpRequest, access: GameAccess) -> str:
         return made[1]
     key = key_of(
         version=version_key(access.game),
-        tools=_tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
+        tools=read_tools_revision(request, access) if shares_tools(access.game.ruleset) else "",
         flags=access.answer_flags,
         every=wants_every_hand(request),
         hand=request.GET.get("hand", "")[:12],

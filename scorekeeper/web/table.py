@@ -29,16 +29,10 @@ from scorekeeper.models import Game, TableState
 from scorekeeper.presenters.base import TableTools
 from scorekeeper.selectors.access import GameAccess
 from scorekeeper.selectors.rows import rows_by_version
-from scorekeeper.selectors.table import (
-    game_table,
-    hand_in_play,
-    tools_for,
-    tools_revision,
-    tools_tag,
-)
+from scorekeeper.selectors.table import game_table, hand_in_play, tools_for, tools_tag
 from scorekeeper.services.table import parse_action, table_act
 from scorekeeper.web.access import game_page, writer
-from scorekeeper.web.live_answer import LiveRequest, poll_access
+from scorekeeper.web.live_answer import LiveRequest, poll_access, read_tools_revision, tools_row
 
 #: The largest action body read (an action is a few words).
 MAX_BODY = 2_000
@@ -98,8 +92,8 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     return {k: request.POST.get(k) for k in ("action", "amount", "player")}
 
 
-def _answered(access: GameAccess) -> JsonResponse:
-    data = answer(access)
+def _answered(access: GameAccess, row: TableState | bool | None = False) -> JsonResponse:
+    data = answer(access, row=row)
     response = JsonResponse(data)
     response["ETag"] = data["etag"]
     return response
@@ -111,7 +105,7 @@ def tools_etag(request: LiveRequest, pk: int) -> str | None:
     found = poll_access(request, pk)
     if found is None:
         return None
-    return etag_of(found.game, tools_revision(found.game), found.may_change)
+    return etag_of(found.game, read_tools_revision(request, found), found.may_change)
 
 
 @game_page(rows=False)
@@ -124,12 +118,13 @@ def _read(request: HttpRequest, access: GameAccess) -> HttpResponse:
 def table_read(request: LiveRequest, pk: int) -> HttpResponse:
     """GET: the tools' state (any viewer of the game); ``304`` to a phone whose
     ``If-None-Match`` names the current one. The game row the ``ETag`` was made from
-    (the live poll's) serves the answer too; a viewer without access gets what any game
-    page gives them (sent to sign in, to the page saying the link ended, or a 404)."""
+    (the live poll's) and the tools' row read for it serve the answer too; a viewer
+    without access gets what any game page gives them (sent to sign in, to the page
+    saying the link ended, or a 404)."""
     found = poll_access(request, pk)
     if found is None:
         return _read(request, pk)
-    return _answered(found)
+    return _answered(found, tools_row(request, found))
 
 
 @game_page(rows=False)

@@ -418,6 +418,24 @@ def test_a_live_answer_reads_the_tools_row_once_for_its_key_and_its_state() -> N
     assert len([q for q in queries if 'FROM "scorekeeper_tablestate"' in q["sql"]]) == 1
 
 
+def test_a_tools_read_takes_its_state_from_the_row_read_for_its_etag() -> None:
+    """A phone behind reads the tools after a tap: the row its ETag was made from is the
+    state it gets (one read of it), and the ETag sent back gets 304."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game, _owner, client, _players = _dirt()
+    _act(client, game, action="penalty-add", amount="2")
+    _act(client, game, action="direction-flip")
+    with CaptureQueriesContext(connection) as queries:
+        read = client.get(reverse("game_table", args=[game.pk]))
+    said = read.json()
+    assert (said["revision"], said["penalty"], said["clockwise"]) == (2, 2, False)
+    assert len([q for q in queries if 'FROM "scorekeeper_tablestate"' in q["sql"]]) == 1
+    again = client.get(reverse("game_table", args=[game.pk]), HTTP_IF_NONE_MATCH=read["ETag"])
+    assert again.status_code == 304
+
+
 def test_a_finished_games_tools_say_so_and_may_not_change() -> None:
     from django.db.models import F
 
