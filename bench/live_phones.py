@@ -448,11 +448,13 @@ class Phone:
             self.tools(said.get("r"))
             return
 
-        def later() -> None:
-            if v is not None:
-                self.pending[v] = self.pending.get(v)
-            else:
+        first = said.get("f") if isinstance(said.get("f"), int) else None
+
+        def later() -> None:  # live.js: the rows from `f` on when one version behind
+            if v is None:
                 self.pending["whole"] = True
+            elif v not in self.pending:
+                self.pending[v] = first if v == self.shown + 1 else None
             self.ask()
 
         asyncio.get_running_loop().call_later(self.rng.random() * C["jitter_ms"] / 1000, later)

@@ -241,7 +241,7 @@ class EventsApp:
                 }
             )
             version = await self.versions.of(game)
-            said = hello(version, self.versions.tools_of(game))
+            said = hello(version, self.versions.tools_of(game), self.versions.first_of(game))
             await send({"type": "http.response.body", "body": said, "more_body": True})
             while True:
                 message = await subscriber.next(self.heartbeat)

@@ -34,14 +34,18 @@ def encode_tools(revision: int | None) -> bytes:
 RESYNC = encode(None, None)
 
 
-def hello(version: int | None, tools: int | None = None) -> bytes:
+def hello(version: int | None, tools: int | None = None, first: int | None = None) -> bytes:
     """A stream's first event: the version its game is at and its table tools'
     revision (``{"v": 8, "r": 3}``), so that a phone showing both asks nothing; a
     version None: unknown (the phone asks for the sheet); no ``r``: the revision is
-    unknown."""
+    unknown. ``f`` (when this process heard the change that made the version): the
+    first hand that change touched, as its ``change`` event said, so that a phone one
+    version behind asks for the same rows as the phones that heard it."""
     said: dict[str, int | None] = {"v": version}
     if tools is not None:
         said["r"] = tools
+    if first is not None and version is not None:
+        said["f"] = first
     data = json.dumps(said, separators=(",", ":"))
     return f"event: hello\ndata: {data}\n\n".encode()
 

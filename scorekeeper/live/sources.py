@@ -88,7 +88,7 @@ def deliver(
         return 0
     game, version, first = parsed
     if versions is not None and hub.watches(game):
-        versions.heard(game, version)
+        versions.heard(game, version, first)
     stamp = notify.stamp_of(text)
     if pusher is not None and version is not None and first is not None and stamp is not None:
         watchers = len(hub.subscribers(game))

@@ -34,19 +34,29 @@ class Versions:
         #: Whether a stream of this process still watches a game (the hub says).
         self.watches = watches
         self.known: dict[int, int] = {}
+        #: The first hand the change that made each known game's version touched (its
+        #: ``change`` event's ``from``), when that change was heard here.
+        self.first: dict[int, int] = {}
         #: The revision of each known game's table tools (0: never used).
         self.tools: dict[int, int] = {}
         self._waiting: dict[int, list[asyncio.Future[int | None]]] = {}
         self._gathering: asyncio.Task[None] | None = None
 
-    def heard(self, game: int, version: int | None) -> None:
+    def heard(self, game: int, version: int | None, first: int | None = None) -> None:
         """A change was announced (of a game some stream here watches: the streams
-        forget their game when the last one ends); ``version`` None: it was deleted."""
+        forget their game when the last one ends); ``version`` None: it was deleted;
+        ``first``: the first hand it touched, when it said."""
         if version is None:
             self.known.pop(game, None)
             self.tools.pop(game, None)
-        else:
-            self.known[game] = max(version, self.known.get(game, 0))
+            self.first.pop(game, None)
+            return
+        if version > self.known.get(game, 0):
+            self.known[game] = version
+            if first is None:
+                self.first.pop(game, None)
+            else:
+                self.first[game] = first
 
     def heard_tools(self, game: int, revision: int) -> None:
         """A tap on the table tools was announced (of a game some stream here watches)."""
@@ -57,15 +67,23 @@ class Versions:
         unknown)."""
         return self.tools.get(game) if game in self.known else None
 
+    def first_of(self, game: int) -> int | None:
+        """The first hand the change that made ``game``'s known version touched (None:
+        not heard here, or it touched no hand): a phone one version behind asks for the
+        rows from it on, the answer the phones that heard the change ask for."""
+        return self.first.get(game) if game in self.known else None
+
     def forget(self, games: Iterable[int] | None = None) -> None:
         """Changes may have been missed (the listener reconnected): ask again."""
         if games is None:
             self.known.clear()
             self.tools.clear()
+            self.first.clear()
         else:
             for game in games:
                 self.known.pop(game, None)
                 self.tools.pop(game, None)
+                self.first.pop(game, None)
 
     async def of(self, game: int) -> int | None:
         """The version ``game`` is at; None when it is gone or the database cannot say."""

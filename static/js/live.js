@@ -258,9 +258,12 @@ function onHello(data) {
   // The tools: table-tools.js asks for them only if its revision is behind this one
   // (after a random moment too).
   if (v !== null && v <= shownVersion()) { tools(said.r); return; }   // the sheet is current
+  // One version behind, the server may say which hand the change began at (`f`, as its
+  // "change" event did): the rows from it on, the answer the phones that heard it share.
+  var first = typeof said.f === "number" ? said.f : null;
   window.setTimeout(function () {
-    if (typeof v === "number") pending[v] = pending[v] === undefined ? null : pending[v];
-    else pending.whole = true;
+    if (typeof v !== "number") pending.whole = true;
+    else if (pending[v] === undefined) pending[v] = v === shownVersion() + 1 ? first : null;
     ask();
   }, Math.random() * JITTER_MS);
 }

@@ -261,3 +261,36 @@ def test_an_answer_refused_while_streaming_is_asked_for_again_after_its_retry_af
     assert asked[1][1] - asked[0][1] >= 2.0, asked  # not before its Retry-After
     assert asked[1][0] == asked[0][0], asked  # what it asked for (rows or sheet), again
     close_context(phone.context)
+
+
+@pytest.mark.parametrize(("ahead", "asks_rows"), [(1, True), (2, False)])
+def test_a_stream_reopening_one_version_behind_asks_for_the_rows_its_change_began_at(
+    events: str, signed_in_page: Any, live_server: Any, ahead: int, asks_rows: bool
+) -> None:
+    """The stream's first event says the version the game is at and, when its server
+    heard the change, the hand that change began at (``f``): a phone one version
+    behind asks for the rows from that hand on, the answer the phones that heard the
+    change share; a phone further behind asks for the whole sheet."""
+    phone = first_phone(signed_in_page)
+    game = open_screw_game(hands=2)
+    version = Game.objects.get(pk=game.pk).version
+    asked: list[str] = []
+    phone.on("request", lambda r: asked.append(r.url) if "sse=1" in r.url else None)
+
+    def hello(route: Any) -> None:
+        said = f'{{"v":{version + ahead},"r":0,"f":3}}'
+        route.fulfill(
+            status=200,
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+            body=f"retry: 60000\nevent: hello\ndata: {said}\n\n",
+        )
+
+    phone.route("**/events/**", hello)
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    deadline = time.monotonic() + 15
+    while not asked and time.monotonic() < deadline:
+        phone.wait_for_timeout(100)
+    assert asked, "the phone behind asked for nothing"
+    rows = f"&from=3&to={version + ahead}"
+    assert (rows in asked[0]) is asks_rows, asked[0]
+    assert ("from=" in asked[0]) is asks_rows, asked[0]

@@ -240,6 +240,32 @@ def test_the_first_event_says_the_table_tools_revision_too() -> None:
     assert aio.run(seen()) == [2, 3, None]
 
 
+def test_the_first_event_says_the_first_hand_of_the_change_it_heard() -> None:
+    """A phone one version behind when its stream reopens asks for the rows from that
+    hand on: the answer the phones that heard the change share (kept, often pushed)."""
+    assert hello(8, 3, 6) == b'event: hello\ndata: {"v":8,"r":3,"f":6}\n\n'
+    assert hello(None, None, 6) == b'event: hello\ndata: {"v":null}\n\n'
+
+    async def lookup(games: list[int]) -> dict[int, tuple[int, int]]:
+        return dict.fromkeys(games, (5, 0))
+
+    async def seen() -> list[int | None]:
+        versions = Versions(lookup)
+        await versions.of(4)
+        read = versions.first_of(4)  # a version read from the database: not heard
+        versions.heard(4, 6, 5)  # hand 5 recorded
+        heard = versions.first_of(4)
+        versions.heard(4, 5, 2)  # an older notification arriving late changes nothing
+        late = versions.first_of(4)
+        versions.heard(4, 7)  # a change that touched no hand (a rename)
+        renamed = versions.first_of(4)
+        versions.heard(4, 8, 3)
+        versions.forget([4])
+        return [read, heard, late, renamed, versions.first_of(4)]
+
+    assert aio.run(seen()) == [None, 5, 5, None, None]
+
+
 def test_a_stream_opening_while_the_server_stops_ends_at_once() -> None:
     """Once the process is stopping, a stream that opens (its request already read, a
     guest's link being checked) is not left open for the shutdown's timeout to cut."""
