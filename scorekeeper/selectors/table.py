@@ -116,9 +116,10 @@ def shares_tools(ruleset: str) -> bool:
 
 
 def tools_revision(game: Game) -> int:
-    """The revision of the game's shared tools (0: never changed): one indexed read."""
-    found = TableState.objects.filter(game_id=game.pk).values_list("revision", flat=True)
-    return next(iter(found), 0)
+    """The revision of the game's shared tools (0: never changed), from its row
+    (:func:`read_tools_row`)."""
+    row = read_tools_row(game)
+    return row.revision if row is not None else 0
 
 
 def tools_tag(game: Game, revision: int, may_change: bool) -> str:
