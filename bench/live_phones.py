@@ -6,17 +6,19 @@ waits (their constants read from those files), over HTTP through nginx.
 
 Each phone holds its game's event stream (``/events/<ticket>``) from its own loopback
 address (127.1.x.y: nginx counts connections and polls per address, as it would count
-each phone's). On the stream's ``hello`` it asks nothing when its sheet is current
-(and, on a tools game, fetches the tools only if the hello's ``r`` is ahead of the
-revision it shows, with the state's ``ETag``); when behind, it asks for the live answer
-after a random moment up to ``JITTER_MS``. On ``change`` it asks for the rows
-``from``..``to`` (the whole sheet after a gap), one request at a time; on ``tools`` it
-fetches the tools if behind. The live answer's out-of-band tools state is taken as the
-page takes it. When the stream breaks it reopens it after the reconnection backoff and
-polls the live answer and (on tools games) the tools with the polls' backoff, honouring
-``Retry-After``. ``--no-backoff``: the polls of before (every 2 s for the live answer,
-every 3 s for the tools, ``Retry-After`` ignored) and a stream reopened after the
-server's ``retry`` (3 s).
+each phone's). On the stream's ``hello`` it asks nothing when its sheet is current (and,
+on a tools game, when the hello's ``r`` is ahead of the revision it shows, does what it
+does on ``tools``); when behind, it asks for the live answer after a random moment up to
+``JITTER_MS``. On ``change`` it asks for the rows ``from``..``to`` (the whole sheet
+after a gap), one request at a time. On ``tools``, if behind, it takes the state the
+event says (``s``) when it is for the version its tools show, waits for the live answer
+on its way when it is for a later one (taking the event's if the answer's is older), and
+otherwise fetches the tools, with the state's ``ETag``. The live answer's out-of-band
+tools state is taken as the page takes it. When the stream breaks it reopens it after
+the reconnection backoff and polls the live answer and (on tools games) the tools with
+the polls' backoff, honouring ``Retry-After``. ``--no-backoff``: the polls of before
+(every 2 s for the live answer, every 3 s for the tools, ``Retry-After`` ignored) and a
+stream reopened after the server's ``retry`` (3 s).
 
 A saved hand is posted as ``offline-sheet.js`` posts it (htmx from the outbox: the form's
 fields, ``HX-Request``, the page's CSRF token, an ``Idempotency-Key``); that post is not
@@ -95,6 +97,7 @@ def js_constants() -> dict[str, Any]:
         "jitter_ms": _number(live, "JITTER_MS"),
         "hello_wait_ms": _number(live, "HELLO_WAIT_MS"),
         "retry_ms": _number(asgi, "RETRY_MS"),
+        "told_wait_ms": _number(tools, "TOLD_WAIT_MS"),
     }
 
 
@@ -274,6 +277,8 @@ class Phone:
         self.hx_get = f"/games/{self.game}/live/?v={spec['version']}&hand={spec['marker']}"
         self.has_tools: bool = spec["tools"]
         self.revision: int = spec.get("revision") or 0
+        #: The version of the tools' state shown (the page's, as the page brings it).
+        self.shown_tools_version: int = spec["version"]
         self.etag: str = spec.get("etag") or ""
         self.finished = False
         self.rng = random.Random(index)
@@ -300,6 +305,9 @@ class Phone:
         # table-tools.js
         self.tools_busy = self.tools_again = False
         self.tool_timer = Timer()
+        #: table-tools.js's toldState: (r, s) heard while the sheet was behind it.
+        self.told_state: tuple[int, dict[str, Any]] | None = None
+        self.told_timer = Timer()
         #: When the stream last said hello (monotonic), and when the sheet was last current.
         self.hello_at = 0.0
         #: The answer pushed with the last hand's event: (version, hand, its HTML).
@@ -385,10 +393,10 @@ class Phone:
         elif kind == "tools":
             COUNTS["tools event"] += 1
             try:
-                r = json.loads(data).get("r")
+                said = json.loads(data) or {}
             except ValueError:
-                r = None
-            self.tools(r)
+                said = {}
+            self.tools(said.get("r"), said.get("s"))
         elif kind == "change":
             self.on_change(data)
         elif kind == "answer":
@@ -445,7 +453,7 @@ class Phone:
             said = {}
         v = said.get("v") if isinstance(said.get("v"), int) else None
         if v is not None and v <= self.shown:
-            self.tools(said.get("r"))
+            self.tools(said.get("r"), said.get("s"))
             return
 
         first = said.get("f") if isinstance(said.get("f"), int) else None
@@ -595,8 +603,6 @@ class Phone:
         v, r = data.get("version"), data.get("revision") or 0
         return (not isinstance(v, int) or v >= self.shown_tools_version) and r >= self.revision
 
-    shown_tools_version = 0
-
     def take_tools(self, data: dict[str, Any]) -> None:
         if (data.get("revision") or 0) != self.revision:
             self.revision_at = time.monotonic()
@@ -604,8 +610,34 @@ class Phone:
         self.etag = data.get("etag") or ""
         if isinstance(data.get("version"), int):
             self.shown_tools_version = data["version"]
+        self.settle()
 
-    def tools(self, r: Any) -> None:
+    def from_told(self, r: int, shared: dict[str, Any]) -> None:
+        """table-tools.js's fromTold: the event's state taken (the leader's name is on
+        the page: never missing here)."""
+        COUNTS["tools taken from the event"] += 1
+        self.take_tools({**shared, "revision": r, "etag": None})
+
+    def settle(self) -> None:
+        """table-tools.js's settle(): the event heard while behind, done with."""
+        if self.told_state is None:
+            return
+        r, shared = self.told_state
+        if r <= self.revision:
+            self.told_state = None
+            self.told_timer.stop()
+            return
+        if self.shown_tools_version < shared["version"] and self.shown < shared["version"]:
+            return
+        self.told_state = None
+        self.told_timer.stop()
+        if self.shown_tools_version == shared["version"]:
+            self.from_told(r, shared)
+        else:
+            self.load_told()
+
+    def tools(self, r: Any, shared: Any = None) -> None:
+        """table-tools.js's told()."""
         if not self.has_tools:
             return
         if isinstance(r, int) and r <= self.revision:
@@ -613,6 +645,26 @@ class Phone:
         if self.tapping:  # told() while its own tap is on its way: its answer is the state
             self.heard = max(self.heard or 0, r if isinstance(r, int) else 1 << 60)
             COUNTS["tools not asked: its own tap on its way"] += 1
+            return
+        said = (
+            isinstance(r, int)
+            and isinstance(shared, dict)
+            and isinstance(shared.get("version"), int)
+        )
+        if said and shared["version"] == self.shown_tools_version:
+            self.from_told(r, shared)
+            return
+        if said and shared["version"] > self.shown_tools_version and self.shown < shared["version"]:
+            COUNTS["tools event: waiting for the live answer"] += 1
+            if self.told_state is None or r > self.told_state[0]:
+                self.told_state = (r, shared)
+
+            def waited() -> None:
+                COUNTS["tools asked: no live answer came"] += 1
+                self.told_state = None
+                self.load_told()
+
+            self.told_timer.run(waited, C["told_wait_ms"])
             return
         self.load_told()
 

@@ -241,7 +241,8 @@ class EventsApp:
                 }
             )
             version = await self.versions.of(game)
-            said = hello(version, self.versions.tools_of(game), self.versions.first_of(game))
+            v = self.versions
+            said = hello(version, v.tools_of(game), v.first_of(game), v.shared_of(game))
             await send({"type": "http.response.body", "body": said, "more_body": True})
             while True:
                 message = await subscriber.next(self.heartbeat)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 #: A phone that does not read its stream for this many messages is told to resync
 #: instead (its queue is emptied): memory per subscriber stays bounded.
@@ -24,26 +25,40 @@ def encode(version: int | None, first: int | None) -> bytes:
     return f"event: change\n{head}data: {data}\n\n".encode()
 
 
-def encode_tools(revision: int | None) -> bytes:
+def encode_tools(revision: int | None, shared: dict[str, Any] | None = None) -> bytes:
     """The table's shared tools changed: ``{"r": revision}`` (the phone then asks for
-    them; None: they may have, after a missed stretch)."""
-    data = json.dumps({"r": revision}, separators=(",", ":"))
+    them; None: they may have, after a missed stretch), with ``"s"``: what every phone
+    shows of them after the tap, when the tap said (``notify.tools_payload``), which a
+    phone showing the game's version takes instead of asking."""
+    said: dict[str, Any] = {"r": revision}
+    if shared is not None:
+        said["s"] = shared
+    data = json.dumps(said, separators=(",", ":"))
     return f"event: tools\ndata: {data}\n\n".encode()
 
 
 RESYNC = encode(None, None)
 
 
-def hello(version: int | None, tools: int | None = None, first: int | None = None) -> bytes:
+def hello(
+    version: int | None,
+    tools: int | None = None,
+    first: int | None = None,
+    shared: dict[str, Any] | None = None,
+) -> bytes:
     """A stream's first event: the version its game is at and its table tools'
     revision (``{"v": 8, "r": 3}``), so that a phone showing both asks nothing; a
     version None: unknown (the phone asks for the sheet); no ``r``: the revision is
     unknown. ``f`` (when this process heard the change that made the version): the
     first hand that change touched, as its ``change`` event said, so that a phone one
-    version behind asks for the same rows as the phones that heard it."""
-    said: dict[str, int | None] = {"v": version}
+    version behind asks for the same rows as the phones that heard it. ``s`` (when this
+    process heard the tap that made the revision, at this version): what the tools are,
+    as that tap's ``tools`` event said."""
+    said: dict[str, Any] = {"v": version}
     if tools is not None:
         said["r"] = tools
+        if shared is not None:
+            said["s"] = shared
     if first is not None and version is not None:
         said["f"] = first
     data = json.dumps(said, separators=(",", ":"))

@@ -79,9 +79,14 @@ def deliver(
         return hub.revoke(*revoked)
     tools = notify.parse_tools(text)
     if tools is not None:
-        if versions is not None and hub.watches(tools[0]):
-            versions.heard_tools(*tools)
-        return hub.publish(tools[0], encode_tools(tools[1]))
+        tapped, revision_now, shared = tools
+        if versions is not None and hub.watches(tapped):
+            versions.heard_tools(tapped, revision_now, shared)
+        said = encode_tools(revision_now, shared)
+        if pusher is not None and pusher.waiting(tapped):  # after the change before it
+            pusher.publish(hub, tapped, said)
+            return len(hub.subscribers(tapped))
+        return hub.publish(tapped, said)
     parsed = notify.parse(text)
     if parsed is None:
         log.warning("live: ignored a malformed notification %r", text)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 log = logging.getLogger("scorekeeper.live")
 
@@ -39,6 +40,8 @@ class Versions:
         self.first: dict[int, int] = {}
         #: The revision of each known game's table tools (0: never used).
         self.tools: dict[int, int] = {}
+        #: What the last tap heard here made each game's tools (its event's ``s``).
+        self.shared: dict[int, dict[str, Any]] = {}
         self._waiting: dict[int, list[asyncio.Future[int | None]]] = {}
         self._gathering: asyncio.Task[None] | None = None
 
@@ -47,9 +50,7 @@ class Versions:
         forget their game when the last one ends); ``version`` None: it was deleted;
         ``first``: the first hand it touched, when it said."""
         if version is None:
-            self.known.pop(game, None)
-            self.tools.pop(game, None)
-            self.first.pop(game, None)
+            self.forget([game])
             return
         if version > self.known.get(game, 0):
             self.known[game] = version
@@ -58,14 +59,29 @@ class Versions:
             else:
                 self.first[game] = first
 
-    def heard_tools(self, game: int, revision: int) -> None:
-        """A tap on the table tools was announced (of a game some stream here watches)."""
+    def heard_tools(self, game: int, revision: int, shared: dict[str, Any] | None = None) -> None:
+        """A tap on the table tools was announced (of a game some stream here watches),
+        with what it made them (``shared``, when it said)."""
+        if revision > self.tools.get(game, 0):
+            self.shared.pop(game, None)
+        if shared is not None and revision >= self.tools.get(game, 0):
+            self.shared[game] = shared
         self.tools[game] = max(revision, self.tools.get(game, 0))
 
     def tools_of(self, game: int) -> int | None:
         """The revision of ``game``'s table tools, once :meth:`of` answered (None:
         unknown)."""
         return self.tools.get(game) if game in self.known else None
+
+    def shared_of(self, game: int) -> dict[str, Any] | None:
+        """What the tools of ``game`` are at their known revision, at the game's known
+        version, when a tap heard here said (None: not heard, or a hand came since)."""
+        shared = self.shared.get(game)
+        if shared is None or self.tools_of(game) is None:
+            return None
+        if shared.get("version") != self.known.get(game):
+            return None
+        return shared
 
     def first_of(self, game: int) -> int | None:
         """The first hand the change that made ``game``'s known version touched (None:
@@ -79,11 +95,13 @@ class Versions:
             self.known.clear()
             self.tools.clear()
             self.first.clear()
+            self.shared.clear()
         else:
             for game in games:
                 self.known.pop(game, None)
                 self.tools.pop(game, None)
                 self.first.pop(game, None)
+                self.shared.pop(game, None)
 
     async def of(self, game: int) -> int | None:
         """The version ``game`` is at; None when it is gone or the database cannot say."""

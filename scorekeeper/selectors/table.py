@@ -68,15 +68,24 @@ def table_answer(
     game: Game, hand: int, timer_seconds: int | None, row: TableState | bool | None = False
 ) -> dict[str, Any]:
     """What the phones show of the game's tools (``hand``: the hand in play;
-    ``timer_seconds``: the game's timer, None without one). ``server_now`` lets a phone
-    correct its own clock; a running timer ends at ``ends_at`` (ms since the epoch).
+    ``timer_seconds``: the game's timer, None without one): :func:`shared_of` its row.
     ``row``: the tools' row when the caller read it (None: the game has none; False:
     not read, read here)."""
     table = read_tools_row(game) if row is False else row
     if not isinstance(table, TableState):
         table = TableState(game_id=game.pk, timer_seconds=timer_seconds or 0, hand=hand)
     fresh_for_hand(table, hand)
-    now = timezone.now()
+    return shared_of(table, hand, timer_seconds)
+
+
+def shared_of(
+    table: TableState, hand: int, timer_seconds: int | None, now: datetime | None = None
+) -> dict[str, Any]:
+    """What every phone of the table shows of its tools, for the hand in play (the row
+    made fresh for it): the same for every viewer, so that a tap's ``tools`` event can
+    carry it (``services.table.table_act``). ``server_now`` lets a phone correct its
+    own clock; a running timer ends at ``ends_at`` (ms since the epoch)."""
+    now = now or timezone.now()
     timer = None
     if timer_seconds is not None:
         idle = table.timer_started_at is None and table.timer_paused_remaining is None

@@ -25,7 +25,7 @@ from games import RuleError
 from games.table_tools import refusal
 from scorekeeper.live import notify as live
 from scorekeeper.models import Game, Guest, TableState
-from scorekeeper.selectors.table import fresh_for_hand, remaining
+from scorekeeper.selectors.table import fresh_for_hand, remaining, shared_of
 from scorekeeper.services.locked_game import lock_game
 from scorekeeper.validation import MAX_ID
 
@@ -132,5 +132,10 @@ def table_act(
             table.leader_id = act.player
         table.revision += 1
         table.save()
-        live.tools_changed(at.game.pk, table.revision)
+        # What every phone shows now, on the tap's event (``hand`` is of the version the
+        # caller read: a hand saved since leaves the phones to ask).
+        shared = None
+        if at.game.version == game.version:
+            shared = {**shared_of(table, hand, seconds, now), "version": game.version}
+        live.tools_changed(at.game.pk, table.revision, shared)
         return table

@@ -203,13 +203,14 @@ function connect() {
     polls.reset();
     onHello(e.data);
   });
-  // The table's tools changed (static/js/table-tools.js asks for them, if behind).
+  // The table's tools changed (static/js/table-tools.js takes what the event says they
+  // now are, or asks for them, if behind).
   stream.addEventListener("tools", function (e) {
     if (stream !== source) return;
     lastHeard = Date.now();
-    var r;
-    try { r = JSON.parse(e.data).r; } catch (err) { r = undefined; }
-    tools(r);
+    var said;
+    try { said = JSON.parse(e.data) || {}; } catch (err) { said = {}; }
+    tools(said.r, said.s);
   });
   stream.addEventListener("change", function (e) {
     if (stream !== source) return;
@@ -228,8 +229,9 @@ function connect() {
   });
 }
 
-/* The table's tools may have changed: `r` their revision (undefined: not said). */
-function tools(r) { document.dispatchEvent(new CustomEvent("sk-live-tools", { detail: { r: r } })); }
+/* The table's tools may have changed: `r` their revision (undefined: not said), `s`
+ * what every phone shows of them now (a tap's event says it; undefined: not said). */
+function tools(r, s) { document.dispatchEvent(new CustomEvent("sk-live-tools", { detail: { r: r, s: s } })); }
 
 function refresh() {
   var p = poller();
@@ -255,9 +257,9 @@ function onHello(data) {
   var said = {};
   try { said = JSON.parse(data) || {}; } catch (e) { said = {}; }
   var v = typeof said.v === "number" ? said.v : null;
-  // The tools: table-tools.js asks for them only if its revision is behind this one
-  // (after a random moment too).
-  if (v !== null && v <= shownVersion()) { tools(said.r); return; }   // the sheet is current
+  // The tools: table-tools.js takes what the server heard them become (`s`, when it
+  // did), or asks for them, only if its revision is behind this one.
+  if (v !== null && v <= shownVersion()) { tools(said.r, said.s); return; }   // the sheet is current
   // One version behind, the server may say which hand the change began at (`f`, as its
   // "change" event did): the rows from it on, the answer the phones that heard it share.
   var first = typeof said.f === "number" ? said.f : null;

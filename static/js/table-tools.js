@@ -5,11 +5,15 @@
  * penalty, direction of play) comes with the page and with the live answer after a
  * hand (#table-tools-state, games/_table_tools_state.html); a running timer comes as
  * the moment it ends on the server's clock, with the server's "now", so every phone
- * counts down to the same instant whatever its own clock says. The URL is asked only
- * when the events stream (live.js) says the tools' revision moved past the one shown
- * ("sk-live-tools", from a "tools" event or the stream's "hello"), with the state's
- * ETag: "304 Not Modified" when it is current; not while this phone's own tap is on its
- * way (its event comes before its answer, which is the state). Without the stream it is polled, with
+ * counts down to the same instant whatever its own clock says. A tap's "tools" event
+ * (live.js's "sk-live-tools"; the stream's "hello" too) says what the tools now are,
+ * for the game's version it was made at: a phone showing that version takes it and
+ * asks nothing; a phone a hand behind it waits for the live answer on its way (which
+ * brings the tools as they were when it was made) and takes the event's if they are
+ * newer. The URL is asked only when the stream says the revision moved past the one
+ * shown without saying to what (a missed stretch), with the state's ETag: "304 Not
+ * Modified" when it is current; not while this phone's own tap is on its way (its
+ * event comes before its answer, which is the state). Without the stream it is polled, with
  * the waits of backoff.js (as live.js polls the sheet: 2 s where no events server is
  * configured; where the stream broke, doubling to 16 s while nothing changes; to 60 s
  * while the server does not answer; never before its Retry-After). A game over asks
@@ -35,6 +39,9 @@ var retries = new Backoff({ base: 1000, cap: 15000 }), retryTimer = new Timer();
 var el = null, url = "", game = "", mayChange = false, key = "";
 var state = null, offset = 0, clockKnown = false, busy = false, again = false, audio = null;
 var seenEnd = null, beeped = null;
+// What a "tools" event said while the sheet was behind it (the live answer is on its
+// way): { r: revision, s: the state at s.version }; asked for if no answer came.
+var toldState = null, toldTimer = new Timer(), TOLD_WAIT_MS = 4000;
 var queued = 0;          // this phone's taps not yet answered by the server
 var heard = null;        // the revision the stream told of while they were on their way
 var outboxOk = false;    // the sheet's outbox sends them (offline-sheet.js)
@@ -196,6 +203,42 @@ function take(data, sentAt, receivedAt) {
   state = data;
   write("state", { data: data, offset: offset, at: Date.now() });
   render();
+  settle();
+}
+
+/* A tap's event said the tools' state `s` (at revision `r`) for the version this phone
+ * shows: it is the one a read would give, but for the viewer's own parts, kept (the
+ * hand's tools, whether it may change them) and the leader's name, found on the page.
+ * False when the name cannot be (then the phone asks). */
+function fromTold(r, s) {
+  var name = null;
+  if (s.leader) {
+    if (state.leader === s.leader) name = state.leader_name;
+    else {
+      var option = $("[data-leader-select] option[value='" + Number(s.leader) + "']");
+      if (!option) return false;
+      name = option.textContent;
+    }
+  }
+  take(Object.assign({}, state, s, { revision: r, leader_name: name, etag: null }), 0, Date.now());
+  return true;
+}
+
+/* The version the sheet shows (live.js's): the live answer of a later one is on its way. */
+function sheetVersion() {
+  var p = document.getElementById("sheet-poller");
+  return p ? parseInt(p.dataset.version, 10) || 0 : 0;
+}
+
+/* A state was taken: the event heard while behind is done with, taken, or asked for. */
+function settle() {
+  var w = toldState;
+  if (!w || !state) return;
+  if (w.r <= state.revision) { toldState = null; toldTimer.stop(); return; }
+  if (state.version < w.s.version && sheetVersion() < w.s.version) return;   // still on its way
+  toldState = null;
+  toldTimer.stop();
+  if (state.version !== w.s.version || !fromTold(w.r, w.s)) loadTold();
 }
 
 function finished() {
@@ -252,14 +295,24 @@ function loadTold() {
   });
 }
 
-/* The stream said the tools changed (`r`: their revision, if it said): ask, unless this
+/* The stream said the tools changed (`r`: their revision, if it said; `s`: what they
+ * now are, if it said): take `s`, or wait for the live answer, or ask — unless this
  * phone shows that revision already. */
 function told(e) {
-  var r = e && e.detail ? e.detail.r : undefined;
+  var detail = e && e.detail ? e.detail : {}, r = detail.r, s = detail.s;
   if (state && typeof r === "number" && r <= state.revision) return;
   // Most often this phone's own tap, its event ahead of its answer: the answer brings
   // the state (asked for after it only if the stream told of a later revision).
   if (queued && navigator.onLine) { heard = Math.max(heard || 0, typeof r === "number" ? r : Infinity); return; }
+  var said = state && typeof r === "number" && s && typeof s === "object" &&
+    typeof s.version === "number" && typeof state.version === "number";
+  if (said && s.version === state.version && fromTold(r, s)) return;
+  if (said && s.version > state.version && sheetVersion() < s.version) {
+    // A hand was saved just before the tap: its live answer is on its way.
+    if (!toldState || r > toldState.r) toldState = { r: r, s: s };
+    toldTimer.run(function () { toldState = null; loadTold(); }, TOLD_WAIT_MS);
+    return;
+  }
   loadTold();
 }
 

@@ -7,6 +7,7 @@ hand saved on a phone. Screenshots go to $SCREENSHOTS (light and dark) when set.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import time
@@ -16,8 +17,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scorekeeper.models import Player
-from scorekeeper.services.games import game_create
+from scorekeeper.models import Game, Player
+from scorekeeper.services.games import game_create, hand_record
 from scorekeeper.services.invites import invite_create
 from tests.browser.closing import close_context
 from tests.browser.sheet_ui import open_tools, watch
@@ -356,3 +357,69 @@ def test_a_tools_read_refused_while_streaming_is_made_again_after_its_retry_afte
     assert len(reads) == 2, reads
     assert reads[1] - reads[0] >= 2.0, reads  # not before its Retry-After
     close_context(second.context)
+
+
+def _stream_saying(page: Any, *events: tuple[str, dict[str, Any]]) -> None:
+    """The page's event stream, routed: these events, then the stream ends (reopened a
+    minute later)."""
+    body = "retry: 60000\n" + "".join(
+        f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+        for name, data in events
+    )
+
+    def fulfil(route: Any) -> None:
+        route.fulfill(
+            status=200,
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+            body=body,
+        )
+
+    page.route("**/events/**", fulfil)
+
+
+def _said(version: int, hand: int, penalty: int) -> dict[str, Any]:
+    """What a tap's event says the Dirt tools are (``selectors.table.shared_of``)."""
+    return {
+        "revision": 1, "server_now": int(time.time() * 1000), "hand": hand, "timer": None,
+        "penalty": penalty, "clockwise": False, "leader": None, "version": version,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("hand_saved_first", [False, True])
+def test_a_taps_event_brings_the_tools_to_the_other_phones_without_a_read(
+    events: str, signed_in_page: Any, live_server: Any, hand_saved_first: bool
+) -> None:
+    """A tap's "tools" event says what the tools now are: the phone shows it and reads
+    nothing. A hand saved just before the tap (the event is for the version after the
+    one shown): the phone waits for the hand's live answer, which brings tools older
+    than the tap, and then shows the event's. (Nothing was tapped in the database: only
+    the event can show a penalty of 7.)"""
+    page = signed_in_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    owner = User.objects.get(username="ana")
+    ana, bo, cy = players("Bo", "Cy")
+    game = game_create(owner=owner, ruleset="dirt", players=[ana, bo, cy])
+    version = Game.objects.get(pk=game.pk).version
+    said: list[tuple[str, dict[str, Any]]] = [("hello", {"v": version, "r": 0})]
+    if hand_saved_first:
+        hand_record(
+            game=game, user=owner,
+            hand_input={"winner": ana, "results": [
+                {"player": bo, "points": 10}, {"player": cy, "points": 20}]},
+        )  # fmt: skip
+        said.append(("change", {"v": version + 1, "from": 1}))
+        said.append(("tools", {"r": 1, "s": _said(version + 1, 2, 7)}))
+    else:
+        said.append(("tools", {"r": 1, "s": _said(version, 1, 7)}))
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if "/table/" in r.url else None)
+    _stream_saying(page, *said)
+    problems = watch(page)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    open_tools(page)
+    expect(page.locator("[data-penalty-count]")).to_have_text("7", timeout=15_000)
+    assert reads == [], reads
+    expect(page.locator("[data-direction]")).to_contain_text("counter-clockwise")
+    if hand_saved_first:
+        expect(page.locator(".hand-row[data-hand='1']")).to_be_visible()
+    assert problems == []
