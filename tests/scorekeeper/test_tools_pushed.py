@@ -193,3 +193,30 @@ def test_a_tap_reaches_the_stream_with_the_state_a_read_gives() -> None:
             assert {k: said["s"][k] for k in SHARED} == {k: read[k] for k in SHARED}
         finally:
             stream.close()
+
+
+def test_a_tap_heard_while_its_hands_answer_is_read_goes_out_after_the_hand() -> None:
+    """A hand then a tap (Dirty Deals: the timer started for the new hand): the tap's
+    event waits for the hand's, whose kept answer is read in a thread, so a phone hears
+    the version before the state made at it."""
+    from scorekeeper.live.hub import encode, encode_tools
+    from scorekeeper.live.pushed import Pusher
+
+    class SlowReader:
+        async def read(self, keys: Any) -> dict[str, Any]:
+            list(keys)
+            await asyncio.sleep(0.05)
+            return {}
+
+    async def heard() -> list[bytes | None]:
+        hub, pusher = Hub(), Pusher(SlowReader())  # type: ignore[arg-type]
+        phone = hub.subscribe(5, None, ("owner", False, "h", "en"))
+        shared = {"version": 9, "hand": 9, "penalty": 0}
+        deliver(hub, notify.payload(5, 9, 8, "1795844960.5"), pusher=pusher)
+        deliver(hub, notify.tools_payload(5, 4, shared), pusher=pusher)
+        await pusher.idle()
+        phone.close()
+        return [await phone.next(1) for _ in range(phone.queue.qsize())]
+
+    shared = {"version": 9, "hand": 9, "penalty": 0}
+    assert asyncio.run(heard()) == [encode(9, 8), encode_tools(4, shared), None]
