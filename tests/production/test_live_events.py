@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 from tests.production import services
-from tests.production.http import Session, new_game
+from tests.production.http import Session, event_stream, new_game
 from tests.production.services import BUSY, RETRY_AFTER, held
 from tests.scorekeeper.events_server import Stream
 
@@ -72,6 +72,38 @@ def test_a_hand_posted_through_gunicorn_reaches_the_events_server(
     assert delta.status_code == 200
     assert 'id="sheet-grid-delta"' in delta.text
     assert re.findall(r'class="hand-row" data-hand="(\d+)"', delta.text) == ["1"]
+
+
+def test_a_tap_through_gunicorn_reaches_the_stream_with_the_tools_new_state(
+    demo: Session, base_url: str
+) -> None:
+    """A tools tap (the direction reversed, through the API) is a ``tools`` event on the
+    phone's stream, through nginx, saying what the tools now are: the state a read of
+    them gives, so that the table's other phones need not read them."""
+    if not os.environ.get("SCOREKEEPER_EVENTS_URL", ""):
+        pytest.skip("needs the events server: .ci/production-smoke.sh (SCOREKEEPER_EVENTS_URL)")
+    api = Session(base_url)
+    token = api.post("/api/v1/auth/token/", json_body={"username": "demo", "password": "demo"})
+    auth = {"Authorization": f"Token {token.json()['token']}"}
+    game_id, _seats = new_game(base_url, auth)
+    origin, path = event_stream(demo, game_id)
+    stream = Stream(origin, path)
+    try:
+        assert stream.response.status == 200
+        assert stream.event(hello=True, timeout=15)["event"] == "hello"
+        url = f"/api/v1/games/{game_id}/table/"
+        tapped = api.post(url, json_body={"action": "direction-flip"}, headers=auth)
+        assert tapped.status_code == 200, tapped.text
+        event = stream.event(timeout=15)
+        while event["event"] != "tools":
+            event = stream.event(timeout=15)
+    finally:
+        stream.close()
+    said = json.loads(event["data"])
+    read = api.get(url, headers=auth).json()
+    assert said["r"] == read["revision"] == 1
+    assert said["s"]["clockwise"] is read["clockwise"] is False
+    assert said["s"]["hand"] == read["hand"] == 1
 
 
 #: nginx's limit on one address's streams (deploy/nginx/snippets/scorekeeper-events.conf).
