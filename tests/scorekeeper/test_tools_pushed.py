@@ -173,11 +173,7 @@ def test_the_events_server_passes_the_state_on_and_says_it_in_a_hello_at_its_ver
 def test_a_tap_reaches_the_stream_with_the_state_a_read_gives() -> None:
     from tests.scorekeeper.events_server import Stream, events_server
 
-    owner = make_user("ana")
-    players = [make_player(n, created_by=owner) for n in ("Ana", "Bo", "Cy")]
-    game = make_game(owner, "dirt", players)
-    client = Client()
-    client.force_login(owner)
+    game, _owner, client, _players = _table("dirt")
     url = reverse("game_table", args=[game.pk])
     with events_server(heartbeat=5) as (base, _app):
         stream = Stream(base, f"/events/{capability.issue(game.pk, 'watch')}")
