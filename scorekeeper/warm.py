@@ -4,7 +4,7 @@ master before it forks the workers (``preload_app``; ``gunicorn.conf.py``'s
 project compiled (Django's cached loader keeps them; compiling the first one loads
 every template tag library) and each language's translations read. A fresh worker —
 the first ones, and each one ``max_requests`` starts anew — otherwise spent some 0.9
-CPU-s on its first sheet (2026-11-29, in-process; 0.02 s once warm), and held the same
+CPU-s on its first sheet (2026-11-29, in-process; 0.05 s after this), and held the same
 objects as private pages: made in the master, the workers share them (``gc.freeze()``
 in ``pre_fork`` keeps the collector off them). Nothing here touches the database."""
 
