@@ -26,6 +26,7 @@ from scorekeeper.selectors.table import hand_in_play
 from scorekeeper.services.games import hand_record
 from scorekeeper.services.table import TableAction, table_act
 from scorekeeper.web.table import state_of
+from tests import aio
 from tests.scorekeeper.factories import make_game, make_player, make_user
 
 #: What every viewer's read has of the event's state (the rest is the viewer's own).
@@ -161,7 +162,7 @@ def test_the_events_server_passes_the_state_on_and_says_it_in_a_hello_at_its_ver
         versions.forget([7])
         assert versions.shared == {}
 
-    asyncio.run(run())
+    aio.run(run())
 
 
 @pytest.mark.postgres
@@ -215,4 +216,4 @@ def test_a_tap_heard_while_its_hands_answer_is_read_goes_out_after_the_hand() ->
         return [await phone.next(1) for _ in range(phone.queue.qsize())]
 
     shared = {"version": 9, "hand": 9, "penalty": 0}
-    assert asyncio.run(heard()) == [encode(9, 8), encode_tools(4, shared), None]
+    assert aio.run(heard()) == [encode(9, 8), encode_tools(4, shared), None]
