@@ -298,6 +298,7 @@ class Phone:
             self.reconnects = Backoff(self.rng, **C["reconnects"])
             self.tool_polls = Backoff(self.rng, **C["tool_polls"])
         self.poll_timer, self.reconnect_timer, self.hello_timer = Timer(), Timer(), Timer()
+        self.grace_timer = Timer()  # live.js's graceTimer
         #: live.js's askedAgain: an answer refused while streaming is asked for again.
         self.retries, self.retry_timer = Backoff(self.rng, **C["retries"]), Timer()
         #: table-tools.js's loadTold: a tools read the stream asked for, again if refused.
@@ -428,10 +429,12 @@ class Phone:
         self.reconnect_timer.run(self.connect, self.reconnects.delay())
         if getattr(self.reconnects, "step", 2) <= 1:
             # live.js: nothing polls (nor the tools) while the first try is on its way.
-            self.poll_timer.run(self.grace_over, C["reconnect_grace_ms"])
+            self.poll_timer.stop()
+            self.grace_timer.run(self.grace_over, C["reconnect_grace_ms"])
             self.tool_timer.stop()
             return
-        self.poll_timer.stop()
+        # A later try refused: a poll already waiting keeps its moment (live.js).
+        self.grace_timer.stop()
         self.grace_over()
 
     def grace_over(self) -> None:

@@ -259,9 +259,13 @@ async def poll(
                     hub.revoke(links[invite], invite)
                 for game in ids:
                     version = now.get(game)
+                    # A game this loop has not read yet: its streams' hello said the
+                    # version read for them, maybe before a change this round sees.
+                    told = versions.known.get(game) if versions is not None else None
+                    before = known.get(game, told)
                     if versions is not None:
                         versions.heard(game, version)
-                    if game in known and known[game] != version:
+                    if (game in known or told is not None) and before != version:
                         hub.publish(game, encode(version, None))
                     known[game] = version
                     revision = tools.get(game)

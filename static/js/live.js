@@ -54,6 +54,9 @@ var SILENT_MS = 70000;
 // Without a stream, the live answer is polled; a broken stream is reopened.
 var polls = new Backoff({ base: 2000, quietCap: 16000, cap: 60000 }), pollTimer = new Timer();
 var reconnects = new Backoff({ base: 500, cap: 15000 }), reconnectTimer = new Timer();
+// The grace after a break, before the first poll (its own timer: a poll already waiting
+// is not put off by every refused try to reconnect).
+var graceTimer = new Timer();
 // An answer asked for while streaming (after an event or a hello) and refused (503 while
 // the app sheds load, 429, no answer at all) is asked for again, never before its
 // Retry-After: otherwise the phone would stay behind until the game's next change.
@@ -151,7 +154,8 @@ function broken() {
     // table-tools.js ("reconnecting"), so that a room whose server restarted does not
     // poll Django meanwhile; polling starts when that try fails, or after a grace.
     mark("reconnecting");
-    pollTimer.run(function () {
+    pollTimer.stop();
+    graceTimer.run(function () {
       if (streaming) return;
       mark("poll");
       polls.from(FIRST_POLL_STEP);
@@ -159,7 +163,9 @@ function broken() {
     }, RECONNECT_GRACE_MS);
     return;
   }
-  pollTimer.stop();
+  // A later try refused: the poll goes on at its own pace (the wait it has, if one is
+  // pending: restarting it at every refusal would put it off for as long as they come).
+  graceTimer.stop();
   mark("poll");
   polls.from(FIRST_POLL_STEP);
   keepPolling();
@@ -441,6 +447,6 @@ document.addEventListener("htmx:afterSettle", connect);
 document.addEventListener("htmx:oobAfterSwap", connect);
 document.addEventListener("visibilitychange", connect);
 window.addEventListener("online", connect);
-window.addEventListener("offline", function () { close(); mark("off"); pollTimer.stop(); });
+window.addEventListener("offline", function () { close(); mark("off"); pollTimer.stop(); graceTimer.stop(); });
 window.addEventListener("pagehide", function () { close(); });
 window.addEventListener("pageshow", function (e) { if (e.persisted) connect(); });

@@ -232,6 +232,37 @@ def test_a_broken_stream_tries_once_before_polling_and_the_hand_still_arrives(
     expect(second.locator(".hand-row[data-hand='3']")).to_be_visible(timeout=30_000)
 
 
+def test_refused_tries_to_reopen_the_stream_do_not_put_off_the_poll(
+    events: str, signed_in_page: Any, live_server: Any
+) -> None:
+    """Every try to reopen the stream is refused (both events servers away): the poll
+    keeps its own pace. Before, each refusal started the poll's wait again, so with
+    tries every few seconds the first poll came after 14 s or more instead of 8."""
+    phone = first_phone(signed_in_page)
+    game = open_screw_game(hands=2)
+    phone.add_init_script(
+        # Every jittered wait at 99 % of its ceiling: the poll's first 7.9 s, the
+        # tries to reconnect 1, 2, 4, 7.9 s apart.
+        "Math.random = function () { return 0.99; };"
+        "window.skAt = {};"
+        "new MutationObserver(function () {"
+        "  if (document.documentElement.getAttribute('data-live') === 'poll' && !skAt.poll)"
+        "    skAt.poll = Date.now();"
+        "}).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-live']});"
+        "document.addEventListener('htmx:beforeSend', function (e) {"
+        "  if (e.detail.elt && e.detail.elt.id === 'sheet-poller' && skAt.poll && !skAt.polled)"
+        "    skAt.polled = Date.now();"
+        "});"
+    )
+    phone.route("**/events/**", lambda route: route.fulfill(status=503, body=""))
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    deadline = time.monotonic() + 30
+    while not (at := phone.evaluate("window.skAt")).get("polled") and time.monotonic() < deadline:
+        phone.wait_for_timeout(200)
+    assert at["polled"] - at["poll"] <= 11_000, at
+    close_context(phone.context)
+
+
 def test_an_answer_refused_while_streaming_is_asked_for_again_after_its_retry_after(
     events: str, signed_in_page: Any, live_server: Any
 ) -> None:

@@ -351,3 +351,31 @@ def test_a_change_read_with_its_answer_keeps_its_place_before_the_next() -> None
         None,
     ]
     assert aio.run(heard(True)) == [encode(9, 8), encode(None, None), None]
+
+
+def test_sqlites_poll_announces_a_change_made_after_a_streams_hello_was_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On SQLite the events server compares versions once a second: a game whose stream
+    opened (its hello said version 2) and changed before the poll's first round that
+    reads it is announced, not taken as where the game was (the phone stayed behind)."""
+    from scorekeeper.live import sources
+
+    async def read(query: Any, *args: Any) -> Any:
+        return {7: 3}, [], {7: 0}  # (versions, revoked links, tools revisions)
+
+    monkeypatch.setattr(sources, "orm", read)
+
+    async def first_messages() -> list[bytes]:
+        hub = Hub()
+        phone = hub.subscribe(7)
+        versions = Versions(lambda games: asyncio.sleep(0, {}))
+        versions.heard(7, 2)  # what the stream's hello said
+        task = asyncio.get_running_loop().create_task(
+            sources.poll(hub, interval=0.01, versions=versions)
+        )
+        await asyncio.sleep(0.05)
+        task.cancel()
+        return drain(phone)
+
+    assert encode(3, None) in aio.run(first_messages())
