@@ -40,6 +40,11 @@ def test_live_bench_holds_streams_and_counts_a_change() -> None:
     assert '"live (pushed, not asked)"' in out, out
     assert '"live (event) 200"' not in out.split("b. dirt, a tools tap")[0], out
     # Every phone of a restarted events server streams again, and after both were away.
+    # The changes are the phones' own saves and taps, measured again with every stream
+    # held: what the restart adds is shown against its goal.
+    assert "c. the same changes with every stream held, 2 games" in out, out
     assert "c. one events server restarted" in out, out
+    assert ", of which the restart " in out, out
+    assert '"save 200": 2' in out and '"tap 200"' in out, out
     assert "every phone streaming again after" in out, out
     assert "d. both events servers away" in out, out
