@@ -435,38 +435,52 @@ class Bench:
     def change_behind(self, by_phones: bool = True) -> tuple[dict[int, int], dict[int, int]]:
         """A hand in each of ``--behind`` games and a tap on the tools games' tools, one
         game after the other: the versions and tools revisions they made. ``by_phones``:
-        by one of the table's phones as the page sends them (the sheet's form, the tools'
-        form); else written here, through the services (no answer kept for the phones)."""
+        by one of the table's phones as the page sends them; else written here."""
+        from scorekeeper.models import Game
+
+        step = max(len(self.games) // max(self.args.behind, 1), 1)
+        versions, revisions = {}, {}
+        for n, game in enumerate(self.games[::step][: self.args.behind]):
+            game = Game.objects.get(pk=game.pk)
+            hand = self.inputs(game, 1)
+            if by_phones:
+                phone = self.first_phone[game.pk] + n % self.args.phones
+                revision = self.change_by_phone(game, phone, hand)
+            else:
+                revision = self.change_here(game, hand)
+            if revision is not None:
+                revisions[game.pk] = revision
+            versions[game.pk] = Game.objects.get(pk=game.pk).version
+        return versions, revisions
+
+    def change_by_phone(self, game: Any, phone: int, hand: list[dict[str, Any]]) -> int | None:
+        """``hand`` saved by ``phone`` by the sheet's form, and on a tools game a tap by the
+        tools' form: the tools' revision it made (None: no tools)."""
+        if hand:
+            form = self.form(game.ruleset, hand[0], game.hand_count + 1)
+            self.sent(game, do="save", phone=phone, path=f"/games/{game.pk}/hands/", form=form)
+        if game.ruleset not in TAPS:
+            return None
+        return int(self.sent(game, do="tap", phone=phone, form=TAPS[game.ruleset])["revision"])
+
+    def change_here(self, game: Any, hand: list[dict[str, Any]]) -> int | None:
+        """The same through the services, from this process (no answer kept for the
+        phones, as a phone's form POST keeps it)."""
         from scorekeeper.models import Game
         from scorekeeper.selectors.table import hand_in_play, tools_revision
         from scorekeeper.services.games import hand_record
         from scorekeeper.services.table import parse_action, table_act
         from scorekeeper.web.table import state_of
 
-        step = max(len(self.games) // max(self.args.behind, 1), 1)
-        versions, revisions = {}, {}
-        for n, game in enumerate(self.games[::step][: self.args.behind]):
-            game = Game.objects.get(pk=game.pk)
-            phone = self.first_phone[game.pk] + n % self.args.phones
-            hand = self.inputs(game, 1)
-            if hand and by_phones:
-                form = self.form(game.ruleset, hand[0], game.hand_count + 1)
-                path = f"/games/{game.pk}/hands/"
-                self.sent(game, do="save", phone=phone, path=path, form=form)
-            elif hand:
-                hand_record(game=game, user=self.owner, hand_input=hand[0])
-            if game.ruleset in TAPS and by_phones:
-                said = self.sent(game, do="tap", phone=phone, form=TAPS[game.ruleset])
-                revisions[game.pk] = said["revision"]
-            elif game.ruleset in TAPS:
-                game = Game.objects.get(pk=game.pk)
-                state, _ = state_of(game)
-                act = parse_action(TAPS[game.ruleset])
-                table_act(game=game, user=self.owner, guest=None, act=act,
-                          hand=hand_in_play(state))  # fmt: skip
-                revisions[game.pk] = tools_revision(game)
-            versions[game.pk] = Game.objects.get(pk=game.pk).version
-        return versions, revisions
+        if hand:
+            hand_record(game=game, user=self.owner, hand_input=hand[0])
+        if game.ruleset not in TAPS:
+            return None
+        game = Game.objects.get(pk=game.pk)
+        state, _ = state_of(game)
+        act = parse_action(TAPS[game.ruleset])
+        table_act(game=game, user=self.owner, guest=None, act=act, hand=hand_in_play(state))
+        return int(tools_revision(game))
 
     def sent(self, game: Any, **command: Any) -> dict[str, Any]:
         """A phone's save or tap, sent again while the app sheds load (503: the page's
